@@ -1,0 +1,288 @@
+//! The engine's state between commands: the position and its history, the table,
+//! the options, and the search running in its own thread. No text here: the UCI
+//! layer parses commands into calls and turns `SearchEvent`s into lines.
+
+use crate::position::Board;
+use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher};
+use crate::tt::TranspositionTable;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// What a running search tells the outside world.
+pub enum SearchEvent {
+    Info(Report),
+    BestMove(SearchResult),
+}
+
+/// Receives the events of a search, on the search thread.
+pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
+
+struct RunningSearch {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+pub struct Engine {
+    board: Board,
+    /// Keys of the positions before `board` in the game (for repetitions).
+    history: Vec<u64>,
+    tt: Arc<TranspositionTable>,
+    /// Table size asked for but not yet applied (the search was running).
+    pending_hash_mb: Option<usize>,
+    pending_clear: bool,
+    running: Option<RunningSearch>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(crate::uci::options::HASH_DEFAULT_MB as usize)
+    }
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize) -> Engine {
+        let tt = TranspositionTable::new(hash_mb)
+            .or_else(|| TranspositionTable::new(1))
+            .expect("a 1 MB table");
+        Engine {
+            board: Board::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(tt),
+            pending_hash_mb: None,
+            pending_clear: false,
+            running: None,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Sets the position from a FEN (or the start position) and moves in UCI
+    /// notation. On any error the previous position stays.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+        chess960: bool,
+    ) -> Result<(), String> {
+        let mode = CastlingMode::from_chess960(chess960);
+        let start: Chess = match fen {
+            None => Chess::default(),
+            Some(text) => parse_fen(text, mode)?,
+        };
+        let mut board = Board::new(start);
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = parse_move(board.chess(), text)
+                .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten(text)))?;
+            history.push(board.key());
+            board = board.play(m);
+        }
+        self.board = board;
+        self.history = history;
+        Ok(())
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts a search of the current position; the sink gets its info and,
+    /// exactly once, its best move. A search still running is stopped first.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        config: SearchConfig,
+        move_overhead_ms: u64,
+        mut sink: EventSink,
+    ) {
+        self.stop();
+        self.apply_pending();
+        let control = Arc::new(Control::new(limits.ponder));
+        let tt = Arc::clone(&self.tt);
+        let board = self.board.clone();
+        let history = self.history.clone();
+        let thread_control = Arc::clone(&control);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                let control = thread_control;
+                let infinite = limits.infinite;
+                let fallback = board.chess().legal_moves().first().copied();
+                // A bug in the search must not cost the game: catch it and still move.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut searcher =
+                        Searcher::new(&tt, &control, config, limits, move_overhead_ms);
+                    searcher.search(&board, &history, &mut |r| {
+                        sink(SearchEvent::Info(r.clone()))
+                    })
+                }));
+                let result = outcome.unwrap_or_else(|_| {
+                    log::error!("search panicked; playing the first legal move");
+                    SearchResult {
+                        best: fallback,
+                        ponder: None,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                    }
+                });
+                // `go infinite` and `go ponder` end only on `stop` (or `ponderhit`).
+                while !control.is_stopped() && (infinite || control.is_pondering()) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                sink(SearchEvent::BestMove(result));
+            })
+            .expect("spawn search thread");
+        self.running = Some(RunningSearch { control, handle });
+    }
+
+    /// Stops the running search (if any) and waits until it has sent its best move.
+    pub fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.control.stop();
+            if running.handle.join().is_err() {
+                log::error!("search thread ended abnormally");
+            }
+        }
+    }
+
+    /// Waits for a search that ends by itself (depth, nodes, time).
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            let _ = running.handle.join();
+        }
+    }
+
+    pub fn ponderhit(&self) {
+        if let Some(running) = &self.running {
+            running.control.ponderhit();
+        }
+    }
+
+    /// Resizes the table now, or after the running search. Returns false if the
+    /// memory could not be had (the old table stays).
+    pub fn set_hash(&mut self, mb: usize) -> bool {
+        if self.is_searching() {
+            self.pending_hash_mb = Some(mb);
+            return true;
+        }
+        self.resize(mb)
+    }
+
+    fn resize(&mut self, mb: usize) -> bool {
+        // Free the old table first, so that old and new never need memory together.
+        let old_mb = self.tt.size_mb().max(1);
+        self.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
+        match TranspositionTable::new(mb) {
+            Some(tt) => {
+                self.tt = Arc::new(tt);
+                true
+            }
+            None => {
+                if let Some(tt) = TranspositionTable::new(old_mb) {
+                    self.tt = Arc::new(tt);
+                }
+                false
+            }
+        }
+    }
+
+    pub fn clear_hash(&mut self) {
+        if self.is_searching() {
+            self.pending_clear = true;
+        } else {
+            self.tt.clear();
+        }
+    }
+
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.board = Board::startpos();
+        self.history.clear();
+    }
+
+    fn apply_pending(&mut self) {
+        if let Some(mb) = self.pending_hash_mb.take()
+            && !self.resize(mb)
+        {
+            log::warn!("could not allocate a {mb} MB table; keeping the old one");
+        }
+        if std::mem::take(&mut self.pending_clear) {
+            self.tt.clear();
+        }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(20).collect()
+}
+
+/// A FEN in any castling notation (KQkq, Shredder HAha, X-FEN).
+pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
+    let fen = Fen::from_ascii(text.trim().as_bytes())
+        .map_err(|e| format!("bad FEN '{}': {e}", text.trim()))?;
+    fen.into_position::<Chess>(mode)
+        .map_err(|e| format!("bad FEN '{}': {e}", text.trim()))
+}
+
+/// A move in UCI notation (both castling notations), legal in `pos`.
+pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let uci = UciMove::from_ascii(text.as_bytes())
+        .map_err(|_| "not a move in UCI notation".to_string())?;
+    uci.to_move(pos)
+        .map_err(|_| "illegal in this position".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_position_keeps_the_previous_one() {
+        let mut e = Engine::new(1);
+        e.set_position(None, &["e2e4".into()], false).unwrap();
+        let key = e.board().key();
+        assert!(
+            e.set_position(None, &["e7e5".into(), "e2e4".into()], false)
+                .is_err()
+        );
+        assert!(e.set_position(Some("not a fen"), &[], false).is_err());
+        assert!(e.set_position(None, &["e2e9".into()], false).is_err());
+        assert_eq!(e.board().key(), key);
+    }
+
+    #[test]
+    fn castling_is_read_in_both_notations() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let mut e = Engine::new(1);
+        e.set_position(Some(fen), &["e1g1".into()], false).unwrap();
+        let a = e.board().key();
+        e.set_position(Some(fen), &["e1h1".into()], true).unwrap();
+        assert_eq!(e.board().key(), a);
+    }
+
+    #[test]
+    fn shredder_and_xfen_castling_fields_are_accepted() {
+        let mut e = Engine::new(1);
+        for fen in [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        ] {
+            e.set_position(Some(fen), &[], true).unwrap();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! `tabas`: the UCI engine (no arguments), or one of the tools
+//! `tabas bench [depth]` and `tabas perft <depth> [fen]`.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+use std::process::ExitCode;
+use std::time::Instant;
+use tabas::uci::send;
+
+const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdout
+       tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
+       tabas perft <depth> [fen]  move-generation count per root move";
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            tabas::uci::run();
+            ExitCode::SUCCESS
+        }
+        Some("bench") => {
+            let depth = match args.get(1).map(|d| d.parse::<i32>()) {
+                None => tabas::bench::DEFAULT_DEPTH,
+                Some(Ok(d)) if (1..=64).contains(&d) => d,
+                Some(_) => return usage_error("bench depth must be 1..64"),
+            };
+            tabas::bench::run(depth, &mut |line| send(line));
+            ExitCode::SUCCESS
+        }
+        Some("perft") => perft(&args[1..]),
+        Some(other) => usage_error(&format!("unknown argument '{other}'")),
+    }
+}
+
+fn perft(args: &[String]) -> ExitCode {
+    let Some(depth) = args.first().and_then(|d| d.parse::<u32>().ok()) else {
+        return usage_error("perft needs a depth");
+    };
+    let pos: Chess = if args.len() > 1 {
+        let text = args[1..].join(" ");
+        // Chess960 mode reads every castling notation and plays standard chess the same.
+        match tabas::engine::parse_fen(&text, CastlingMode::Chess960) {
+            Ok(p) => p,
+            Err(e) => return usage_error(&e),
+        }
+    } else {
+        Chess::default()
+    };
+    let mode = if Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+        .as_setup()
+        .castling_rights
+        .is_empty()
+    {
+        CastlingMode::Standard
+    } else {
+        shakmaty::Position::castles(&pos).mode()
+    };
+    let start = Instant::now();
+    let mut total = 0;
+    for (m, n) in tabas::perft::divide(&pos, depth) {
+        send(&format!("{}: {n}", m.to_uci(mode)));
+        total += n;
+    }
+    if depth == 0 {
+        total = 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    send("");
+    send(&format!("Nodes searched: {total}"));
+    eprintln!(
+        "perft {depth}: {total} nodes in {secs:.3} s ({:.1} Mnps)",
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    ExitCode::SUCCESS
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("tabas: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}

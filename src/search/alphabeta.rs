@@ -1,0 +1,238 @@
+//! The negamax node: fail-soft alpha-beta with principal variation search.
+//! Read it top to bottom: each step is one block.
+
+use super::Searcher;
+use super::ordering::{MovePicker, is_quiet, pack_move};
+use super::params::*;
+use crate::eval;
+use crate::position::Board;
+use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
+use crate::tt::{Bound, Entry};
+use shakmaty::Position;
+
+impl Searcher<'_> {
+    /// The value of `board` searched `depth` plies deep, within (`alpha`, `beta`).
+    /// `pv_node`: on the principal variation (exact scores wanted, no table cutoffs,
+    /// no null move). `allow_null`: the previous move was not a null move.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        board: &Board,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> Score {
+        let root = ply == 0;
+        if !root {
+            // The root keeps its line from the last iteration until a move replaces it.
+            self.pv_len[ply] = 0;
+        }
+        let in_check = board.in_check();
+
+        // Step 1. Check extension: a check is searched one ply deeper, so that
+        // forcing lines are not cut off at the horizon.
+        if in_check {
+            depth += 1;
+        }
+
+        // Step 2. Horizon: resolve captures in quiescence.
+        if depth <= 0 {
+            return self.quiescence(board, alpha, beta, ply);
+        }
+
+        self.visit_node(ply);
+        if self.stopped {
+            return 0;
+        }
+
+        if !root {
+            // Step 3. Draws: repetition, fifty moves, dead positions.
+            if self.is_repetition(board.key(), board.halfmoves())
+                || board.chess().is_insufficient_material()
+            {
+                return DRAW;
+            }
+            if board.halfmoves() >= 100 {
+                // Mate on the hundredth half-move still counts as mate.
+                let mated = in_check && board.chess().legal_moves().is_empty();
+                return if mated { score::mated_in(ply) } else { DRAW };
+            }
+            if ply >= MAX_PLY - 1 {
+                return eval::evaluate(board.chess());
+            }
+
+            // Step 4. Mate-distance pruning: no line from here can beat a mate
+            // already found closer to the root.
+            alpha = alpha.max(score::mated_in(ply));
+            beta = beta.min(score::mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. Transposition table: the move to try first, and at non-PV nodes
+        // a cutoff when the stored bound already decides this window.
+        let entry = self.tt.probe(board.key());
+        let tt_move = entry.map_or(0, |e| e.packed_move);
+        if let Some(e) = entry {
+            let tt_score = score::from_tt(e.score, ply);
+            if self.config.tt_cutoffs && !pv_node && e.depth >= depth {
+                let cuts = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => tt_score >= beta,
+                    Bound::Upper => tt_score <= alpha,
+                };
+                if cuts {
+                    return tt_score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
+        };
+
+        // Step 6. Null-move pruning: if passing still fails high, a real move will
+        // too (safe except in zugzwang, hence no null move with only pawns and king).
+        if self.config.null_move
+            && !pv_node
+            && !in_check
+            && allow_null
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && static_eval >= beta
+            && board.has_non_pawn_material()
+            && let Some(child) = board.play_null()
+        {
+            let reduced = depth - 1 - null_move_reduction(depth);
+            self.keys.push(board.key());
+            let score = -self.negamax(&child, reduced, -beta, -beta + 1, ply + 1, false, false);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                // A mate found after passing is not proven: claim only beta.
+                return if score::is_mate(score) { beta } else { score };
+            }
+        }
+
+        // Step 7. The moves, best first.
+        let moves = if root {
+            self.root_moves.iter().copied().collect()
+        } else {
+            board.chess().legal_moves()
+        };
+        if moves.is_empty() {
+            return if in_check { score::mated_in(ply) } else { DRAW };
+        }
+        let mut picker = MovePicker::new(
+            moves,
+            tt_move,
+            self.killers.get(ply),
+            &self.history,
+            board.turn(),
+            self.ordering_switches(),
+        );
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: arrayvec::ArrayVec<shakmaty::Move, 256> = arrayvec::ArrayVec::new();
+        let mut moves_searched = 0;
+
+        self.keys.push(board.key());
+        while let Some(m) = picker.next() {
+            let child = board.play(m);
+
+            // Step 8. Principal variation search: the first move with the full window,
+            // the rest with a null window that only asks "better than alpha?", and a
+            // full re-search when the answer is yes.
+            let score = if moves_searched == 0 || !self.config.pvs {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node, true)
+            } else {
+                let scout =
+                    -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false, true);
+                if scout > alpha && scout < beta && pv_node && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, true)
+                } else {
+                    scout
+                }
+            };
+            moves_searched += 1;
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node || root {
+                        self.update_pv(ply, m);
+                    }
+                    // Step 9. Beta cutoff: the opponent will not allow this line.
+                    if score >= beta {
+                        if is_quiet(m) {
+                            self.reward_quiet(board, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if is_quiet(m) {
+                quiets_tried.push(m);
+            }
+        }
+        self.keys.pop();
+
+        // Step 10. Remember what was learned.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            board.key(),
+            Entry {
+                packed_move: best_move.map_or(0, pack_move),
+                score: score::to_tt(best_score, ply),
+                static_eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// A quiet move refuted the opponent: make it a killer, raise its history,
+    /// and lower the history of the quiet moves tried before it.
+    fn reward_quiet(
+        &mut self,
+        board: &Board,
+        m: shakmaty::Move,
+        tried: &[shakmaty::Move],
+        depth: i32,
+        ply: usize,
+    ) {
+        if self.config.killers {
+            self.killers.add(ply, m);
+        }
+        if self.config.history {
+            let bonus = depth * depth;
+            let side = board.turn();
+            self.history.update(side, m, bonus);
+            for &q in tried {
+                self.history.update(side, q, -bonus);
+            }
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! The search: iterative deepening over a fail-soft negamax alpha-beta (PVS) search.
+//!
+//! * `mod.rs` (here): limits, switches, the stop/ponder control, iterative deepening
+//!   with aspiration windows, and reporting;
+//! * `alphabeta.rs`: the negamax node, step by step;
+//! * `quiescence.rs`: captures until the position is quiet;
+//! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
+//! * `params.rs`: every tuneable number.
+
+mod alphabeta;
+pub mod ordering;
+pub mod params;
+mod quiescence;
+
+use crate::position::Board;
+use crate::score::{self, INFINITY, MAX_PLY, Score};
+use crate::time::{self, Clock, TimeLimits};
+use crate::tt::TranspositionTable;
+use ordering::{History, Killers, OrderingSwitches};
+use params::*;
+use shakmaty::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The parts of the search that can be switched off, for measurement
+/// (developer options `Debug_*`; all on in play).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    pub aspiration: bool,
+    pub pvs: bool,
+    pub tt_cutoffs: bool,
+    pub killers: bool,
+    pub history: bool,
+    pub mvv_lva: bool,
+    pub null_move: bool,
+    pub quiescence: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            aspiration: true,
+            pvs: true,
+            tt_cutoffs: true,
+            killers: true,
+            history: true,
+            mvv_lva: true,
+            null_move: true,
+            quiescence: true,
+        }
+    }
+}
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in at most this many moves.
+    pub mate: Option<u32>,
+    pub clock: Clock,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Shared between the search thread and the UCI thread: `stop` and `ponderhit`.
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    started: Instant,
+    /// Microseconds after `started` at which the clock began (at `ponderhit` when pondering).
+    clock_start_us: AtomicU64,
+}
+
+impl Control {
+    pub fn new(pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            started: Instant::now(),
+            clock_start_us: AtomicU64::new(0),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.started.elapsed().as_micros() as u64;
+        self.clock_start_us.store(now, Ordering::Release);
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Time on our clock: since `go`, or since `ponderhit`.
+    fn clock_elapsed(&self) -> Duration {
+        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Acquire));
+        self.started.elapsed().saturating_sub(start)
+    }
+}
+
+/// Whether a reported score is exact or a bound (aspiration fail high / low).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One line of progress (UCI `info`).
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: Score,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What the search answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the root has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// One search's state. Create one per `go` (or keep one across `go`s to keep history).
+pub struct Searcher<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    config: SearchConfig,
+    limits: Limits,
+    time: Option<TimeLimits>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Killers,
+    history: Box<History>,
+    /// Keys of the positions before the current node: game history, then the search path.
+    keys: Vec<u64>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// The root's moves, restricted by `searchmoves`.
+    root_moves: Vec<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        config: SearchConfig,
+        limits: Limits,
+        move_overhead_ms: u64,
+    ) -> Searcher<'a> {
+        let time = if limits.infinite {
+            None
+        } else {
+            time::limits(&limits.clock, move_overhead_ms)
+        };
+        Searcher {
+            tt,
+            control,
+            config,
+            limits,
+            time,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: Killers::default(),
+            history: Box::default(),
+            keys: Vec::new(),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn ordering_switches(&self) -> OrderingSwitches {
+        OrderingSwitches {
+            mvv_lva: self.config.mvv_lva,
+            killers: self.config.killers,
+            history: self.config.history,
+        }
+    }
+
+    /// Searches `root` (reached after the positions whose keys are `history`) and
+    /// reports each iteration through `report`.
+    pub fn search(
+        &mut self,
+        root: &Board,
+        history: &[u64],
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.tt.new_search();
+        let legal = root.chess().legal_moves();
+        self.root_moves = legal
+            .iter()
+            .copied()
+            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
+            .collect();
+        if self.root_moves.is_empty() {
+            // `searchmoves` with no legal move in it: search everything rather than nothing.
+            self.root_moves = legal.to_vec();
+        }
+        let mut result = SearchResult {
+            best: self.root_moves.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if self.root_moves.is_empty() {
+            result.score = if root.in_check() {
+                score::mated_in(0)
+            } else {
+                score::DRAW
+            };
+            return result;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH.min(MAX_PLY as i32 - 1));
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            score = self.aspiration(root, depth, score, report);
+            if self.stopped && depth > 1 {
+                // The interrupted iteration's line is still the best fully searched one
+                // (the root only takes a move whose search completed), so keep it.
+                if let Some(best) = self.pv[0][0] {
+                    result.best = Some(best);
+                    result.ponder = if self.pv_len[0] > 1 {
+                        self.pv[0][1]
+                    } else {
+                        None
+                    };
+                }
+                break;
+            }
+            if let Some(best) = self.pv[0][0] {
+                result.best = Some(best);
+                result.ponder = if self.pv_len[0] > 1 {
+                    self.pv[0][1]
+                } else {
+                    None
+                };
+            }
+            result.score = score;
+            result.depth = depth;
+            if self.stopped {
+                break;
+            }
+            if self.iteration_limit_reached(score) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// One iteration, with a window around the last score that widens until the
+    /// score falls inside it.
+    fn aspiration(
+        &mut self,
+        root: &Board,
+        depth: i32,
+        previous: Score,
+        report: &mut dyn FnMut(&Report),
+    ) -> Score {
+        let use_window =
+            self.config.aspiration && depth >= ASPIRATION_MIN_DEPTH && !score::is_mate(previous);
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if use_window {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(root, depth, alpha, beta, 0, true, true);
+            if self.stopped {
+                return score;
+            }
+            let bound = if score <= alpha {
+                ScoreBound::Upper
+            } else if score >= beta {
+                ScoreBound::Lower
+            } else {
+                ScoreBound::Exact
+            };
+            self.report(depth, score, bound, report);
+            match bound {
+                ScoreBound::Exact => return score,
+                ScoreBound::Upper => {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                }
+                ScoreBound::Lower => {
+                    beta = (score + delta).min(INFINITY);
+                }
+            }
+            delta += delta / 2;
+            if score::is_mate(score) || delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn report(&self, depth: i32, score: Score, bound: ScoreBound, report: &mut dyn FnMut(&Report)) {
+        let pv = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect();
+        report(&Report {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            bound,
+            nodes: self.nodes,
+            time: self.control.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        });
+    }
+
+    /// After a completed iteration: is there a reason not to start the next one?
+    fn iteration_limit_reached(&self, score: Score) -> bool {
+        if let Some(mate) = self.limits.mate
+            && score > 0
+            && score::is_mate(score)
+            && score::mate_moves(score) <= mate as i32
+        {
+            return true;
+        }
+        if self.limits.infinite || self.control.is_pondering() {
+            return false;
+        }
+        if self.root_moves.len() == 1 && self.time.is_some() {
+            // One legal move: nothing to think about.
+            return true;
+        }
+        self.time
+            .is_some_and(|t| self.control.clock_elapsed() >= t.soft)
+    }
+
+    /// Counts a node and, every few thousand, looks at the stop flag and the clock.
+    #[inline]
+    fn visit_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+            self.stopped = true;
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            let out_of_time = self.time.is_some_and(|t| {
+                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard
+            });
+            if self.control.is_stopped() || out_of_time {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// True when the current node's position occurred before, within the reversible
+    /// moves (twofold repetition counts as a draw, in the tree and against the game).
+    fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let reach = (halfmoves as usize).min(n);
+        let mut back = 2;
+        while back <= reach {
+            if self.keys[n - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = Some(m);
+        let child_len = self.pv_len[ply + 1];
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+}
+
+/// A search with no reporting: a fixed-depth search of `board`, for tests and bench.
+pub fn search_depth(board: &Board, depth: i32, tt: &TranspositionTable) -> SearchResult {
+    let control = Control::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(tt, &control, SearchConfig::default(), limits, 0);
+    searcher.search(board, &[], &mut |_| {})
+}

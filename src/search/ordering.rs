@@ -1,0 +1,294 @@
+//! Move ordering: the order in which a node tries its moves decides how much
+//! alpha-beta can prune. Best first: the table's move, then captures and queen
+//! promotions by MVV-LVA, then the two killers of this ply, then quiet moves by history.
+//!
+//! shakmaty generates all legal moves at once (and legality is the expensive part),
+//! so the stages are a scoring of one list and a lazy selection sort over it:
+//! a cutoff on the first move costs one pass, not a full sort.
+
+use super::params::{HISTORY_MAX, KILLER_SLOTS};
+use crate::score::MAX_PLY;
+use arrayvec::ArrayVec;
+use shakmaty::{Color, Move, MoveList, Role};
+
+/// Order scores of the stages; each stage sorts above all later ones.
+const TT_MOVE_SCORE: i32 = 1 << 30;
+const CAPTURE_SCORE: i32 = 1 << 28;
+const KILLER_SCORES: [i32; KILLER_SLOTS] = [1 << 27, (1 << 27) - 1];
+/// Underpromotions are almost never best: after every quiet move.
+const UNDERPROMOTION_SCORE: i32 = -(1 << 29);
+
+/// A move in 16 bits for the transposition table: from (6) | to (6) | promotion (3).
+pub fn pack_move(m: Move) -> u16 {
+    let from = m.from().map_or(0, |s| s as u16);
+    let to = m.to() as u16;
+    let promotion = m.promotion().map_or(0, |r| r as u16);
+    from | (to << 6) | (promotion << 12)
+}
+
+/// Whether a move is "quiet": not a capture, not a promotion (killers and history apply).
+#[inline]
+pub fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && !m.is_promotion()
+}
+
+/// Most valuable victim first, then least valuable attacker: `QxP` after `PxQ`.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, role_rank);
+    let promotion = m.promotion().map_or(0, role_rank);
+    (victim + promotion) * 8 - role_rank(m.role())
+}
+
+fn role_rank(r: Role) -> i32 {
+    match r {
+        Role::Pawn => 1,
+        Role::Knight => 2,
+        Role::Bishop => 3,
+        Role::Rook => 4,
+        Role::Queen => 5,
+        Role::King => 6,
+    }
+}
+
+/// Two killer moves per ply: quiet moves that caused a beta cutoff at that ply.
+pub struct Killers {
+    slots: [[Option<Move>; KILLER_SLOTS]; MAX_PLY + 1],
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            slots: [[None; KILLER_SLOTS]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Killers {
+    pub fn get(&self, ply: usize) -> &[Option<Move>; KILLER_SLOTS] {
+        &self.slots[ply]
+    }
+
+    pub fn add(&mut self, ply: usize, m: Move) {
+        let s = &mut self.slots[ply];
+        if s[0] != Some(m) {
+            s[1] = s[0];
+            s[0] = Some(m);
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self = Killers::default();
+    }
+}
+
+/// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
+/// weighted by depth and kept bounded by the "gravity" update.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    fn slot(&mut self, side: Color, m: Move) -> &mut i32 {
+        let from = m.from().map_or(0, |s| s as usize);
+        &mut self.table[side as usize][from][m.to() as usize]
+    }
+
+    pub fn get(&self, side: Color, m: Move) -> i32 {
+        let from = m.from().map_or(0, |s| s as usize);
+        self.table[side as usize][from][m.to() as usize]
+    }
+
+    /// Rewards (positive `bonus`) or punishes a move; values stay within ±HISTORY_MAX.
+    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let h = self.slot(side, m);
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Between searches: keep the shape, forget the magnitude.
+    pub fn age(&mut self) {
+        for side in self.table.iter_mut() {
+            for from in side.iter_mut() {
+                for h in from.iter_mut() {
+                    *h /= 2;
+                }
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+}
+
+/// Which ordering heuristics are on (measurement switches).
+#[derive(Clone, Copy)]
+pub struct OrderingSwitches {
+    pub mvv_lva: bool,
+    pub killers: bool,
+    pub history: bool,
+}
+
+/// The moves of one node with their order scores, handed out best first.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: ArrayVec<i32, 256>,
+    next: usize,
+}
+
+impl MovePicker {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        moves: MoveList,
+        tt_move: u16,
+        killers: &[Option<Move>; KILLER_SLOTS],
+        history: &History,
+        side: Color,
+        switches: OrderingSwitches,
+    ) -> MovePicker {
+        let mut scores = ArrayVec::new();
+        for &m in &moves {
+            let score = if tt_move != 0 && pack_move(m) == tt_move {
+                TT_MOVE_SCORE
+            } else if m.promotion().is_some_and(|r| r != Role::Queen) {
+                UNDERPROMOTION_SCORE
+            } else if !is_quiet(m) {
+                if switches.mvv_lva {
+                    CAPTURE_SCORE + mvv_lva(m)
+                } else {
+                    0
+                }
+            } else if switches.killers && killers[0] == Some(m) {
+                KILLER_SCORES[0]
+            } else if switches.killers && killers[1] == Some(m) {
+                KILLER_SCORES[1]
+            } else if switches.history {
+                history.get(side, m)
+            } else {
+                0
+            };
+            scores.push(score);
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Captures and queen promotions only, most valuable victim first (quiescence).
+    pub fn noisy(mut moves: MoveList, switches: OrderingSwitches) -> MovePicker {
+        moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+        let scores = moves
+            .iter()
+            .map(|&m| if switches.mvv_lva { mvv_lva(m) } else { 0 })
+            .collect();
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The best-scored move not yet returned (stable: ties keep generation order).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Move> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    const ALL_ON: OrderingSwitches = OrderingSwitches {
+        mvv_lva: true,
+        killers: true,
+        history: true,
+    };
+
+    #[test]
+    fn pack_move_is_unique_per_position() {
+        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let moves = pos.legal_moves();
+        let mut packed: Vec<u16> = moves.iter().map(|&m| pack_move(m)).collect();
+        packed.sort();
+        packed.dedup();
+        assert_eq!(packed.len(), moves.len());
+    }
+
+    #[test]
+    fn picker_orders_tt_move_then_captures_by_victim() {
+        // White can take a queen with a pawn or with the rook, and a pawn with the queen.
+        let pos: Chess = "4k3/8/8/3q4/4P3/8/1p6/RQ2K3 w - - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let moves = pos.legal_moves();
+        let quiet = *moves.iter().find(|m| is_quiet(**m)).unwrap();
+        let mut picker = MovePicker::new(
+            moves,
+            pack_move(quiet),
+            &[None, None],
+            &History::default(),
+            Color::White,
+            ALL_ON,
+        );
+        assert_eq!(picker.next(), Some(quiet), "table move first");
+        let second = picker.next().unwrap();
+        assert_eq!(second.capture(), Some(Role::Queen));
+        assert_eq!(second.role(), Role::Pawn, "least valuable attacker first");
+        let third = picker.next().unwrap();
+        assert!(third.is_capture());
+    }
+
+    #[test]
+    fn history_stays_bounded() {
+        let mut h = History::default();
+        let m = Chess::default().legal_moves()[0];
+        for _ in 0..10_000 {
+            h.update(Color::White, m, 10_000);
+        }
+        assert!(h.get(Color::White, m) <= HISTORY_MAX);
+        for _ in 0..10_000 {
+            h.update(Color::White, m, -10_000);
+        }
+        assert!(h.get(Color::White, m) >= -HISTORY_MAX);
+    }
+}

@@ -1,0 +1,77 @@
+//! Quiescence search: at the horizon, play captures (and queen promotions) until
+//! the position is quiet, so that the static evaluation is never taken in the
+//! middle of an exchange. In check, every evasion is searched.
+
+use super::Searcher;
+use super::ordering::MovePicker;
+use crate::eval;
+use crate::position::Board;
+use crate::score::{self, MAX_PLY, Score};
+use shakmaty::Position;
+
+impl Searcher<'_> {
+    pub(super) fn quiescence(
+        &mut self,
+        board: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.visit_node(ply);
+        self.pv_len[ply] = 0;
+        if self.stopped {
+            return 0;
+        }
+        let in_check = board.in_check();
+        if ply >= MAX_PLY - 1 || (!self.config.quiescence && !in_check) {
+            return eval::evaluate(board.chess());
+        }
+
+        // Stand pat: the side to move may decline every capture.
+        let mut best = if in_check {
+            -score::INFINITY
+        } else {
+            let stand_pat = eval::evaluate(board.chess());
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            stand_pat
+        };
+
+        let moves = board.chess().legal_moves();
+        if in_check && moves.is_empty() {
+            return score::mated_in(ply);
+        }
+        let mut picker = if in_check {
+            MovePicker::new(
+                moves,
+                0,
+                &[None, None],
+                &self.history,
+                board.turn(),
+                self.ordering_switches(),
+            )
+        } else {
+            MovePicker::noisy(moves, self.ordering_switches())
+        };
+
+        while let Some(m) = picker.next() {
+            let child = board.play(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

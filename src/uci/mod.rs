@@ -1,0 +1,328 @@
+//! The UCI front end: reads stdin on its own thread, answers on stdout.
+//!
+//! | command | reply |
+//! | --- | --- |
+//! | `uci` | `id name`, `id author`, the options, `uciok` |
+//! | `isready` | `readyok` (at once, also while searching) |
+//! | `setoption name N [value V]` | nothing, or `info string error: …` |
+//! | `ucinewgame` | nothing (clears the table) |
+//! | `position startpos\|fen F [moves …]` | nothing, or an error and the old position stays |
+//! | `go …` | `info …` lines, then exactly one `bestmove` |
+//! | `go perft N` | Stockfish-style divide and `Nodes searched: N` |
+//! | `stop`, `ponderhit`, `quit`, `debug on\|off`, `register` | |
+//! | `d`, `eval`, `bench [depth]` | non-standard: board, evaluation, benchmark |
+//!
+//! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
+//! go to stderr through `log`.
+
+pub mod command;
+pub mod options;
+
+use crate::engine::{Engine, SearchEvent};
+use crate::score::{self, MAX_PLY};
+use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
+use crate::time::Clock;
+use command::{Command, GoParams, PositionStart, UciError};
+use options::{OptionEffect, Options};
+use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+
+pub const ENGINE_NAME: &str = "Tabas";
+pub const ENGINE_AUTHOR: &str = "the Tabas developers";
+
+/// Writes one protocol line to stdout and flushes it. A closed stdout is ignored
+/// (the GUI is gone; nothing useful is left to do but exit at end of input).
+pub fn send(line: &str) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn send_error(e: impl std::fmt::Display) {
+    log::warn!("{e}");
+    send(&format!("info string error: {e}"));
+}
+
+/// Runs the UCI loop until `quit` or end of input.
+pub fn run() {
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_lines(tx))
+        .expect("spawn stdin reader");
+    let mut session = Session::default();
+    while let Ok(Some(line)) = rx.recv() {
+        if !session.handle(&line) {
+            break;
+        }
+    }
+    session.engine.stop();
+}
+
+/// Reads stdin line by line (bytes that are not UTF-8 are replaced, not fatal)
+/// and sends `None` at end of input.
+fn read_lines(tx: mpsc::Sender<Option<String>>) {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = tx.send(None);
+}
+
+#[derive(Default)]
+pub struct Session {
+    engine: Engine,
+    options: Options,
+    debug: bool,
+}
+
+impl Session {
+    /// Handles one line; false when the session should end.
+    pub fn handle(&mut self, line: &str) -> bool {
+        log::debug!("<< {}", line.trim_end());
+        let command = match command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return true,
+            Err(e) => {
+                send_error(e);
+                return true;
+            }
+        };
+        match command {
+            Command::Uci => {
+                send(&format!(
+                    "id name {ENGINE_NAME} {}",
+                    env!("CARGO_PKG_VERSION")
+                ));
+                send(&format!("id author {ENGINE_AUTHOR}"));
+                for line in options::declarations() {
+                    send(&line);
+                }
+                send("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => send("readyok"),
+            Command::Register => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => self.engine.new_game(),
+            Command::Position { start, moves } => {
+                let fen = match &start {
+                    PositionStart::StartPos => None,
+                    PositionStart::Fen(f) => Some(f.as_str()),
+                };
+                if let Err(e) = self.engine.set_position(fen, &moves, self.options.chess960) {
+                    send_error(format!("position rejected: {e}"));
+                }
+            }
+            Command::Go(params) => self.go(params),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => return false,
+            Command::Display => self.display(),
+            Command::Eval => send(&format!(
+                "info string eval {} cp (side to move)",
+                crate::eval::evaluate(self.engine.board().chess())
+            )),
+            Command::Bench { depth } => {
+                if self.engine.is_searching() {
+                    send_error("bench: a search is running");
+                } else {
+                    let depth = depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32);
+                    crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), &mut |l| {
+                        send(l)
+                    });
+                }
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(OptionEffect::None) => {}
+            Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::ResizeHash) => {
+                if !self.engine.set_hash(self.options.hash_mb) {
+                    send_error(format!(
+                        "could not allocate {} MB for Hash; keeping {} MB",
+                        self.options.hash_mb,
+                        self.engine.hash_mb()
+                    ));
+                    self.options.hash_mb = self.engine.hash_mb().max(1);
+                }
+            }
+            Err(e) => send_error(e),
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        for w in &params.warnings {
+            send_error(w);
+        }
+        if let Some(depth) = params.perft {
+            if self.engine.is_searching() {
+                send_error("go perft: a search is running");
+                return;
+            }
+            self.perft(depth.clamp(0, 20) as u32);
+            return;
+        }
+        let limits = self.limits(&params);
+        let mode = CastlingMode::from_chess960(self.options.chess960);
+        let debug = self.debug;
+        let sink = Box::new(move |event: SearchEvent| match event {
+            SearchEvent::Info(report) => send(&format_info(&report, mode)),
+            SearchEvent::BestMove(result) => {
+                if debug {
+                    send(&format!(
+                        "info string searched {} nodes to depth {}",
+                        result.nodes, result.depth
+                    ));
+                }
+                send(&format_bestmove(result.best, result.ponder, mode));
+            }
+        });
+        self.engine.go(
+            limits,
+            self.options.search,
+            self.options.move_overhead_ms,
+            sink,
+        );
+    }
+
+    /// Search limits from `go` parameters: absurd numbers are clamped, never trusted.
+    fn limits(&self, p: &GoParams) -> Limits {
+        let pos = self.engine.board().chess();
+        let nonneg = |v: Option<i64>| v.map(|x| x.max(0) as u64);
+        let (time_left, increment) = match pos.turn() {
+            Color::White => (nonneg(p.wtime), nonneg(p.winc)),
+            Color::Black => (nonneg(p.btime), nonneg(p.binc)),
+        };
+        let mut searchmoves = Vec::new();
+        for text in &p.searchmoves {
+            match crate::engine::parse_move(pos, text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => send_error(format!("searchmoves '{text}': {e}; ignored")),
+            }
+        }
+        Limits {
+            depth: p.depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32),
+            nodes: p.nodes.map(|n| n.max(1) as u64),
+            mate: p.mate.map(|m| m.clamp(1, MAX_PLY as i64 / 2) as u32),
+            clock: Clock {
+                time_left,
+                increment: increment.unwrap_or(0),
+                moves_to_go: p.movestogo.filter(|&m| m > 0).map(|m| m.min(1000) as u32),
+                movetime: nonneg(p.movetime),
+            },
+            infinite: p.infinite,
+            ponder: p.ponder,
+            searchmoves,
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = self.engine.board().chess();
+        let mode = CastlingMode::from_chess960(self.options.chess960);
+        let start = std::time::Instant::now();
+        let mut total = 0;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (m, count) in crate::perft::divide(pos, depth) {
+                send(&format!("{}: {count}", m.to_uci(mode)));
+                total += count;
+            }
+        }
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        log::debug!("perft {depth}: {:?}", start.elapsed());
+    }
+
+    fn display(&self) {
+        let board = self.engine.board();
+        let pos = board.chess();
+        send(" +---+---+---+---+---+---+---+---+");
+        for rank in shakmaty::Rank::ALL.iter().rev() {
+            let mut line = String::from(" |");
+            for file in shakmaty::File::ALL {
+                let c = pos
+                    .board()
+                    .piece_at(shakmaty::Square::from_coords(file, *rank))
+                    .map_or(' ', |p| p.char());
+                line.push_str(&format!(" {c} |"));
+            }
+            line.push_str(&format!(" {}", rank.char()));
+            send(&line);
+            send(" +---+---+---+---+---+---+---+---+");
+        }
+        send("   a   b   c   d   e   f   g   h");
+        send("");
+        send(&format!(
+            "Fen: {}",
+            shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal)
+        ));
+        send(&format!("Key: {:016X}", board.key()));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+        send(&format!("Checkers: {}", checkers.join(" ")));
+    }
+}
+
+/// `info depth … score … pv …` for one report.
+pub fn format_info(r: &Report, mode: CastlingMode) -> String {
+    let ms = r.time.as_millis() as u64;
+    let nps = r.nodes * 1000 / ms.max(1);
+    let score = if score::is_mate(r.score) {
+        format!("mate {}", score::mate_moves(r.score))
+    } else {
+        format!("cp {}", r.score)
+    };
+    let bound = match r.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
+        r.depth,
+        r.seldepth.max(r.depth as usize),
+        r.nodes,
+        r.hashfull
+    );
+    if !r.pv.is_empty() {
+        line.push_str(" pv");
+        for m in &r.pv {
+            line.push(' ');
+            line.push_str(&m.to_uci(mode).to_string());
+        }
+    }
+    line
+}
+
+/// `bestmove m [ponder p]`; `bestmove 0000` when there is no legal move.
+pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
+        (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+impl From<UciError> for String {
+    fn from(e: UciError) -> String {
+        e.0
+    }
+}

@@ -1,0 +1,216 @@
+//! The option table: what `uci` lists and `setoption` accepts.
+//!
+//! Names are matched case-insensitively (UCI spec). Values out of range or of the
+//! wrong type are refused with an error and leave the option unchanged.
+//! `Debug_*` options switch parts of the search off for measurement; they are
+//! accepted but not listed, so GUIs never show them to players.
+
+use super::command::{UciError, parse_number};
+use crate::search::SearchConfig;
+
+pub const HASH_DEFAULT_MB: i64 = 16;
+pub const HASH_MAX_MB: i64 = 65_536;
+pub const THREADS_MAX: i64 = 256;
+pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 10;
+pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
+
+/// The option values of a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: u64,
+    pub chess960: bool,
+    pub ponder: bool,
+    pub search: SearchConfig,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: HASH_DEFAULT_MB as usize,
+            threads: 1,
+            move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS as u64,
+            chess960: false,
+            ponder: false,
+            search: SearchConfig::default(),
+        }
+    }
+}
+
+/// What a successful `setoption` asks the engine to do beyond storing the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionEffect {
+    None,
+    ResizeHash,
+    ClearHash,
+}
+
+/// The `option …` lines of the `uci` reply.
+pub fn declarations() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
+        format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
+        format!(
+            "option name Move Overhead type spin default {MOVE_OVERHEAD_DEFAULT_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
+        ),
+        "option name Clear Hash type button".to_string(),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+    ]
+}
+
+/// The developer switches: option name and the search part it controls.
+const DEBUG_SWITCHES: [&str; 8] = [
+    "debug_aspiration",
+    "debug_pvs",
+    "debug_ttcutoffs",
+    "debug_killers",
+    "debug_history",
+    "debug_mvvlva",
+    "debug_nullmove",
+    "debug_quiescence",
+];
+
+fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut bool> {
+    Some(match name {
+        "debug_aspiration" => &mut config.aspiration,
+        "debug_pvs" => &mut config.pvs,
+        "debug_ttcutoffs" => &mut config.tt_cutoffs,
+        "debug_killers" => &mut config.killers,
+        "debug_history" => &mut config.history,
+        "debug_mvvlva" => &mut config.mvv_lva,
+        "debug_nullmove" => &mut config.null_move,
+        "debug_quiescence" => &mut config.quiescence,
+        _ => return None,
+    })
+}
+
+fn spin(value: Option<&str>, name: &str, min: i64, max: i64) -> Result<i64, UciError> {
+    let v = value.ok_or_else(|| UciError(format!("option '{name}' needs a value")))?;
+    let n = parse_number(v, name)?;
+    if n < min || n > max {
+        return Err(UciError(format!(
+            "option '{name}': {n} is outside {min}..{max}"
+        )));
+    }
+    Ok(n)
+}
+
+fn check(value: Option<&str>, name: &str) -> Result<bool, UciError> {
+    match value.map(|v| v.to_ascii_lowercase()) {
+        Some(v) if v == "true" => Ok(true),
+        Some(v) if v == "false" => Ok(false),
+        _ => Err(UciError(format!(
+            "option '{name}' needs the value 'true' or 'false'"
+        ))),
+    }
+}
+
+impl Options {
+    /// Applies `setoption name <name> value <value>`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionEffect, UciError> {
+        let key = name.to_ascii_lowercase();
+        let value = value.map(str::trim);
+        match key.as_str() {
+            "hash" => {
+                self.hash_mb = spin(value, name, 1, HASH_MAX_MB)? as usize;
+                Ok(OptionEffect::ResizeHash)
+            }
+            "threads" => {
+                self.threads = spin(value, name, 1, THREADS_MAX)? as usize;
+                Ok(OptionEffect::None)
+            }
+            "move overhead" => {
+                self.move_overhead_ms = spin(value, name, 0, MOVE_OVERHEAD_MAX_MS)? as u64;
+                Ok(OptionEffect::None)
+            }
+            "clear hash" => Ok(OptionEffect::ClearHash),
+            "ponder" => {
+                self.ponder = check(value, name)?;
+                Ok(OptionEffect::None)
+            }
+            "uci_chess960" => {
+                self.chess960 = check(value, name)?;
+                Ok(OptionEffect::None)
+            }
+            _ if DEBUG_SWITCHES.contains(&key.as_str()) => {
+                let on = check(value, name)?;
+                if let Some(switch) = switch_of(&mut self.search, &key) {
+                    *switch = on;
+                }
+                Ok(OptionEffect::None)
+            }
+            _ => Err(UciError(format!("unknown option '{name}'"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hAsH", Some("64")), Ok(OptionEffect::ResizeHash));
+        assert_eq!(o.hash_mb, 64);
+        o.set("move overhead", Some("50")).unwrap();
+        assert_eq!(o.move_overhead_ms, 50);
+        o.set("UCI_CHESS960", Some("TRUE")).unwrap();
+        assert!(o.chess960);
+    }
+
+    #[test]
+    fn bad_values_leave_options_unchanged() {
+        let mut o = Options::default();
+        let before = o.clone();
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("65537")).is_err());
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert!(o.set("Threads", Some("-1")).is_err());
+        assert!(o.set("UCI_Chess960", Some("yes")).is_err());
+        assert!(o.set("NoSuchOption", Some("1")).is_err());
+        assert_eq!(o, before);
+    }
+
+    #[test]
+    fn debug_switches_turn_search_parts_off() {
+        let mut o = Options::default();
+        for name in DEBUG_SWITCHES {
+            o.set(name, Some("false")).unwrap();
+        }
+        let c = o.search;
+        assert!(
+            !(c.aspiration
+                || c.pvs
+                || c.tt_cutoffs
+                || c.killers
+                || c.history
+                || c.mvv_lva
+                || c.null_move
+                || c.quiescence)
+        );
+    }
+
+    #[test]
+    fn every_declared_option_is_settable() {
+        for line in declarations() {
+            let name = line
+                .trim_start_matches("option name ")
+                .split(" type ")
+                .next()
+                .unwrap()
+                .to_string();
+            let value = if line.contains("type spin") {
+                Some("1")
+            } else if line.contains("type check") {
+                Some("false")
+            } else {
+                None
+            };
+            assert!(Options::default().set(&name, value).is_ok(), "{name}");
+        }
+    }
+}
