@@ -10,7 +10,7 @@ use shakmaty::{CastlingMode, Chess};
 use std::time::Instant;
 
 /// Depth of `tabas bench` without an argument.
-pub const DEFAULT_DEPTH: i32 = 10;
+pub const DEFAULT_DEPTH: i32 = 7;
 /// Table size for each bench position (MB).
 const BENCH_HASH_MB: usize = 16;
 
