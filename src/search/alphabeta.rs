@@ -97,7 +97,19 @@ impl Searcher<'_> {
             entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
         };
 
-        // Step 6. Null-move pruning: if passing still fails high, a real move will
+        // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
+        // depth, no reply of the opponent is likely to bring the score back below it.
+        if self.config.reverse_futility
+            && !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && !score::is_mate(beta)
+            && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
+        {
+            return static_eval;
+        }
+
+        // Step 6b. Null-move pruning: if passing still fails high, a real move will
         // too (safe except in zugzwang, hence no null move with only pawns and king).
         if self.config.null_move
             && !pv_node
@@ -149,19 +161,48 @@ impl Searcher<'_> {
         while let Some(m) = picker.next() {
             let child = board.play(m);
 
-            // Step 8. Principal variation search: the first move with the full window,
+            let gives_check = child.in_check();
+
+            // Step 8. Late move reductions: with good ordering, quiet moves late in the
+            // list rarely beat alpha, so they are searched shallower first; any that
+            // does beat alpha is searched again at full depth (so nothing is lost but time).
+            let mut reduction = 0;
+            if self.config.lmr
+                && depth >= LMR_MIN_DEPTH
+                && moves_searched >= LMR_MIN_MOVES
+                && is_quiet(m)
+                && !in_check
+                && !gives_check
+            {
+                reduction =
+                    (lmr_reduction(depth, moves_searched) - pv_node as i32).clamp(0, depth - 2);
+            }
+
+            // Step 9. Principal variation search: the first move with the full window,
             // the rest with a null window that only asks "better than alpha?", and a
             // full re-search when the answer is yes.
-            let score = if moves_searched == 0 || !self.config.pvs {
+            let score = if moves_searched == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node, true)
             } else {
-                let scout =
-                    -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, false, true);
-                if scout > alpha && scout < beta && pv_node && !self.stopped {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, true)
-                } else {
-                    scout
+                // Without PVS (a measurement switch) every move gets the full window.
+                let scout_beta = if self.config.pvs { alpha + 1 } else { beta };
+                let mut score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -scout_beta,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score =
+                        -self.negamax(&child, depth - 1, -scout_beta, -alpha, ply + 1, false, true);
                 }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, true);
+                }
+                score
             };
             moves_searched += 1;
             if self.stopped {
@@ -177,7 +218,7 @@ impl Searcher<'_> {
                     if pv_node || root {
                         self.update_pv(ply, m);
                     }
-                    // Step 9. Beta cutoff: the opponent will not allow this line.
+                    // Step 10. Beta cutoff: the opponent will not allow this line.
                     if score >= beta {
                         if is_quiet(m) {
                             self.reward_quiet(board, m, &quiets_tried, depth, ply);
@@ -192,7 +233,7 @@ impl Searcher<'_> {
         }
         self.keys.pop();
 
-        // Step 10. Remember what was learned.
+        // Step 11. Remember what was learned.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

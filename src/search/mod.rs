@@ -34,6 +34,8 @@ pub struct SearchConfig {
     pub mvv_lva: bool,
     pub null_move: bool,
     pub quiescence: bool,
+    pub lmr: bool,
+    pub reverse_futility: bool,
 }
 
 impl Default for SearchConfig {
@@ -47,6 +49,8 @@ impl Default for SearchConfig {
             mvv_lva: true,
             null_move: true,
             quiescence: true,
+            lmr: true,
+            reverse_futility: true,
         }
     }
 }

@@ -61,7 +61,7 @@ pub fn declarations() -> Vec<String> {
 }
 
 /// The developer switches: option name and the search part it controls.
-const DEBUG_SWITCHES: [&str; 8] = [
+const DEBUG_SWITCHES: [&str; 10] = [
     "debug_aspiration",
     "debug_pvs",
     "debug_ttcutoffs",
@@ -70,6 +70,8 @@ const DEBUG_SWITCHES: [&str; 8] = [
     "debug_mvvlva",
     "debug_nullmove",
     "debug_quiescence",
+    "debug_lmr",
+    "debug_reversefutility",
 ];
 
 fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut bool> {
@@ -82,6 +84,8 @@ fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut boo
         "debug_mvvlva" => &mut config.mvv_lva,
         "debug_nullmove" => &mut config.null_move,
         "debug_quiescence" => &mut config.quiescence,
+        "debug_lmr" => &mut config.lmr,
+        "debug_reversefutility" => &mut config.reverse_futility,
         _ => return None,
     })
 }
@@ -190,7 +194,9 @@ mod tests {
                 || c.history
                 || c.mvv_lva
                 || c.null_move
-                || c.quiescence)
+                || c.quiescence
+                || c.lmr
+                || c.reverse_futility)
         );
     }
 
