@@ -3,7 +3,7 @@
 //! search's behaviour: it goes in commit messages as `Bench: N` (OpenBench).
 
 use crate::position::Board;
-use crate::search::search_depth;
+use crate::search::{SearchConfig, search_depth};
 use crate::tt::TranspositionTable;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -70,7 +70,8 @@ pub const POSITIONS: &[&str] = &[
 
 /// Searches every bench position to `depth`, reporting one line per position
 /// through `out`, then `<nodes> nodes <nps> nps`. Returns the total node count.
-pub fn run(depth: i32, out: &mut dyn FnMut(&str)) -> u64 {
+/// `config` switches parts of the search off for measurement (default: all on).
+pub fn run(depth: i32, config: SearchConfig, out: &mut dyn FnMut(&str)) -> u64 {
     let started = Instant::now();
     let mut total = 0;
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench table");
@@ -81,7 +82,7 @@ pub fn run(depth: i32, out: &mut dyn FnMut(&str)) -> u64 {
             .expect("bench FEN")
             .into_position(CastlingMode::Standard)
             .expect("bench position");
-        let result = search_depth(&Board::new(pos), depth, &tt);
+        let result = search_depth(&Board::new(pos), depth, &tt, config);
         total += result.nodes;
         out(&format!(
             "info string bench {:>2}/{} nodes {:>9} score {:>6} best {}",
@@ -118,8 +119,8 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = run(4, &mut |_| {});
-        let b = run(4, &mut |_| {});
+        let a = run(4, SearchConfig::default(), &mut |_| {});
+        let b = run(4, SearchConfig::default(), &mut |_| {});
         assert_eq!(a, b);
         assert!(a > 0);
     }

@@ -11,6 +11,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod text;
 pub mod time;
 pub mod tt;
 pub mod uci;

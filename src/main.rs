@@ -27,7 +27,7 @@ fn main() -> ExitCode {
                 Some(Ok(d)) if (1..=64).contains(&d) => d,
                 Some(_) => return usage_error("bench depth must be 1..64"),
             };
-            tabas::bench::run(depth, &mut |line| send(line));
+            tabas::bench::run(depth, Default::default(), &mut |line| send(line));
             ExitCode::SUCCESS
         }
         Some("perft") => perft(&args[1..]),

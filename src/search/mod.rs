@@ -427,12 +427,17 @@ impl<'a> Searcher<'a> {
 }
 
 /// A search with no reporting: a fixed-depth search of `board`, for tests and bench.
-pub fn search_depth(board: &Board, depth: i32, tt: &TranspositionTable) -> SearchResult {
+pub fn search_depth(
+    board: &Board,
+    depth: i32,
+    tt: &TranspositionTable,
+    config: SearchConfig,
+) -> SearchResult {
     let control = Control::new(false);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(tt, &control, SearchConfig::default(), limits, 0);
+    let mut searcher = Searcher::new(tt, &control, config, limits, 0);
     searcher.search(board, &[], &mut |_| {})
 }

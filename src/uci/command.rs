@@ -107,14 +107,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, UciError> {
     Ok(Some(command))
 }
 
-/// Long garbage is cut when echoed back.
-fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        s.chars().take(MAX).collect::<String>() + "…"
-    }
+/// Garbage echoed back is cut short and escaped (see `text::excerpt`).
+pub fn shorten(s: &str) -> String {
+    crate::text::excerpt(s, 40)
 }
 
 /// A whole number; too large values saturate (the caller clamps), non-numbers are errors.
@@ -345,6 +340,14 @@ mod tests {
             (Some(5), Some(7), Some(999), Some(3), Some(50))
         );
         assert!(g.warnings.is_empty());
+    }
+
+    #[test]
+    fn echoed_garbage_is_one_printable_line() {
+        let e = parse("go\u{0}depth\r\u{1b}[2J 1").unwrap_err();
+        assert!(!e.0.chars().any(char::is_control), "{:?}", e.0);
+        let long = "x".repeat(100_000);
+        assert!(parse(&long).unwrap_err().0.len() < 100);
     }
 
     #[test]

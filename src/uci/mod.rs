@@ -141,9 +141,8 @@ impl Session {
                     send_error("bench: a search is running");
                 } else {
                     let depth = depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32);
-                    crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), &mut |l| {
-                        send(l)
-                    });
+                    let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                    crate::bench::run(depth, self.options.search, &mut |l| send(l));
                 }
             }
         }
@@ -169,8 +168,17 @@ impl Session {
     }
 
     fn go(&mut self, params: GoParams) {
-        for w in &params.warnings {
-            send_error(w);
+        // One line for all the problems of one `go`, however long the input was.
+        const MAX_WARNINGS: usize = 5;
+        if !params.warnings.is_empty() {
+            let mut text = params.warnings[..params.warnings.len().min(MAX_WARNINGS)].join("; ");
+            if params.warnings.len() > MAX_WARNINGS {
+                text.push_str(&format!(
+                    "; and {} more",
+                    params.warnings.len() - MAX_WARNINGS
+                ));
+            }
+            send_error(text);
         }
         if let Some(depth) = params.perft {
             if self.engine.is_searching() {

@@ -1,0 +1,985 @@
+//! UCI protocol tests against the real `tabas` binary, run as a child process.
+//!
+//! Every wait has a timeout and a failing wait panics with the transcript, so a
+//! hung engine fails the test instead of hanging the suite. Unless a test says
+//! otherwise, every stdout line is checked to be a protocol line (`id`, `option`,
+//! `uciok`, `readyok`, `info`, `bestmove`) as it arrives, and every `go` is
+//! checked to give exactly one `bestmove`, legal in the searched position, with
+//! well-formed `info` lines whose pv moves are legal in sequence.
+//!
+//! Timing assertions are loose (seconds): the tests run in parallel on small machines.
+
+mod common;
+
+use common::*;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::time::{Duration, Instant};
+
+const STD: CastlingMode = CastlingMode::Standard;
+const C960: CastlingMode = CastlingMode::Chess960;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Both sides can castle both ways, nothing in between.
+const CASTLES: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+/// The white king is checkmated (fool's mate).
+const CHECKMATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+/// Black to move, not in check, no legal move.
+const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+/// White mates in 2 (1.Ra6), not in 1.
+const MATE_IN_2: &str = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+/// A Chess960 start-ish position (Shredder castling field).
+const FRC: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+/// Chess960: king b1, rooks a1 and h1; both castlings are legal (b1h1, b1a1).
+const FRC_OPEN: &str = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+
+fn start() -> Chess {
+    Chess::default()
+}
+
+fn ready_engine() -> Engine {
+    let mut e = Engine::spawn();
+    e.handshake();
+    e.sync();
+    e
+}
+
+/// Lines in `lines` that are `info string error: …`.
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+/// Sends `cmd`, syncs, and fails unless an `info string error` line came.
+#[track_caller]
+fn expect_error(e: &mut Engine, cmd: &str) -> String {
+    e.send(cmd);
+    let lines = e.sync();
+    match errors(&lines).first() {
+        Some(l) => l.to_string(),
+        None => e.fail(&format!("no 'info string error' line for {cmd:?}")),
+    }
+}
+
+/// Sends `cmd`, syncs, and fails if anything at all was printed.
+#[track_caller]
+fn expect_silent(e: &mut Engine, cmd: &str) {
+    e.send(cmd);
+    let lines = e.sync();
+    if !lines.is_empty() {
+        e.fail(&format!("unexpected output for {cmd:?}: {lines:?}"));
+    }
+}
+
+/// The `Fen: ` line of `d`, normalised through shakmaty.
+#[track_caller]
+fn displayed_fen(e: &mut Engine) -> String {
+    let old = e.check;
+    e.check = OutputCheck::ProtocolOrDisplay;
+    e.send("d");
+    let lines = e.sync();
+    e.check = old;
+    let fens: Vec<&String> = lines.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    if fens.len() != 1 {
+        e.fail(&format!("d printed {} Fen lines", fens.len()));
+    }
+    fen_of(&parse_fen(&fens[0]["Fen: ".len()..]))
+}
+
+#[test]
+fn uci_handshake_lists_id_and_options() {
+    let mut e = Engine::spawn();
+    let lines = e.handshake();
+    if lines.len() < 3 {
+        e.fail("uci reply too short");
+    }
+    let expected_name = format!("id name Tabas {}", env!("CARGO_PKG_VERSION"));
+    if lines[0] != expected_name {
+        e.fail(&format!(
+            "first line {:?}, expected {expected_name:?}",
+            lines[0]
+        ));
+    }
+    if !lines[1].starts_with("id author ") || lines[1].trim().len() <= "id author".len() {
+        e.fail(&format!(
+            "second line {:?}, expected 'id author …'",
+            lines[1]
+        ));
+    }
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    if options.len() + 3 != lines.len() {
+        e.fail("the uci reply holds lines other than id, option and uciok");
+    }
+    let has = |pred: &dyn Fn(&str) -> bool| options.iter().any(|l| pred(l));
+    let wanted: [(&str, &dyn Fn(&str) -> bool); 6] = [
+        ("Hash spin default 16 min 1 max 65536", &|l| {
+            l == "option name Hash type spin default 16 min 1 max 65536"
+        }),
+        ("Threads spin", &|l| {
+            l.starts_with("option name Threads type spin default 1 min 1 max ")
+        }),
+        ("Move Overhead spin", &|l| {
+            l.starts_with("option name Move Overhead type spin default ")
+        }),
+        ("Clear Hash button", &|l| {
+            l == "option name Clear Hash type button"
+        }),
+        ("Ponder check", &|l| {
+            l.starts_with("option name Ponder type check default ")
+        }),
+        ("UCI_Chess960 check default false", &|l| {
+            l == "option name UCI_Chess960 type check default false"
+        }),
+    ];
+    for (what, pred) in wanted {
+        if !has(pred) {
+            e.fail(&format!("no option line for {what}"));
+        }
+    }
+    e.sync();
+    e.quit();
+}
+
+#[test]
+fn isready_is_answered_during_go_infinite() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    let first = e.expect_prefix("info depth", PROMPT);
+    check_info(&e, &start(), &first, STD);
+    let asked = Instant::now();
+    let before = e.sync();
+    if asked.elapsed() > Duration::from_secs(5) {
+        e.fail(&format!(
+            "readyok took {:?} during go infinite",
+            asked.elapsed()
+        ));
+    }
+    for l in &before {
+        if l.starts_with("bestmove") {
+            e.fail("bestmove during go infinite before stop");
+        }
+        check_info(&e, &start(), l, STD);
+    }
+    for l in e.lines_for(Duration::from_secs(1)) {
+        if l.starts_with("bestmove") {
+            e.fail("go infinite ended by itself");
+        }
+        check_info(&e, &start(), &l, STD);
+    }
+    e.send("stop");
+    e.finish_checked(&start(), STD, PROMPT);
+    // A stop with no search running prints nothing.
+    expect_silent(&mut e, "stop");
+    e.quit();
+}
+
+#[test]
+fn go_ponder_waits_for_stop() {
+    let mut e = ready_engine();
+    let pos = position_after(None, &["e2e4"]);
+    e.send("position startpos moves e2e4");
+    // A tiny clock: without pondering this search would end within milliseconds.
+    e.send("go ponder wtime 1000 btime 1000");
+    for l in e.lines_for(Duration::from_millis(1200)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself (before stop or ponderhit)");
+        }
+        check_info(&e, &pos, &l, STD);
+    }
+    e.send("stop");
+    e.finish_checked(&pos, STD, PROMPT);
+    e.quit();
+}
+
+#[test]
+fn ponderhit_ends_the_search_within_the_clock() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    let pos = position_after(None, &["e2e4", "e7e5"]);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
+    for l in e.lines_for(Duration::from_secs(1)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before ponderhit");
+        }
+        check_info(&e, &pos, &l, STD);
+    }
+    let hit = Instant::now();
+    e.send("ponderhit");
+    e.finish_checked(&pos, STD, PROMPT);
+    // 3 s on the clock: the move must come before it runs out.
+    if hit.elapsed() > Duration::from_secs(3) + Duration::from_millis(500) {
+        e.fail(&format!(
+            "bestmove came {:?} after ponderhit with 3 s on the clock",
+            hit.elapsed()
+        ));
+    }
+    expect_silent(&mut e, "ponderhit");
+    e.quit();
+}
+
+#[test]
+fn node_depth_and_movetime_limits_return_promptly() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    for go in ["go nodes 1000", "go depth 1", "go movetime 100"] {
+        let t = Instant::now();
+        let r = e.go_checked(go, &start(), STD, PROMPT);
+        if t.elapsed() > Duration::from_secs(5) {
+            e.fail(&format!("'{go}' took {:?}", t.elapsed()));
+        }
+        if r.best.is_none() {
+            e.fail("bestmove 0000 from the start position");
+        }
+    }
+    let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
+    if !r.infos.iter().any(|l| l.starts_with("info depth 1 ")) {
+        e.fail("go depth 1 printed no depth-1 iteration");
+    }
+    e.quit();
+}
+
+#[test]
+fn clock_of_the_side_to_move_is_used() {
+    let mut e = ready_engine();
+    // White to move with 300 ms: must move fast even though black has ages.
+    e.send("position startpos");
+    let t = Instant::now();
+    e.go_checked(
+        "go wtime 300 btime 100000000 winc 0 binc 0",
+        &start(),
+        STD,
+        PROMPT,
+    );
+    if t.elapsed() > Duration::from_secs(4) {
+        e.fail(&format!("white with 300 ms thought {:?}", t.elapsed()));
+    }
+    // Black to move with 300 ms.
+    let pos = position_after(None, &["e2e4"]);
+    e.send("position startpos moves e2e4");
+    let t = Instant::now();
+    e.go_checked(
+        "go wtime 100000000 btime 300 winc 0 binc 0",
+        &pos,
+        STD,
+        PROMPT,
+    );
+    if t.elapsed() > Duration::from_secs(4) {
+        e.fail(&format!("black with 300 ms thought {:?}", t.elapsed()));
+    }
+    // The usual shapes of a timed game.
+    for go in [
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go wtime 2000 btime 2000 movestogo 10",
+        "go btime 1500 wtime 1500 binc 100 winc 100 movestogo 1",
+    ] {
+        e.go_checked(go, &pos, STD, PROMPT);
+    }
+    e.quit();
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    let r = e.go_checked("go searchmoves a2a3 b2b3 depth 5", &start(), STD, LONG);
+    let best = r.best_line.split(' ').nth(1).unwrap().to_string();
+    if best != "a2a3" && best != "b2b3" {
+        e.fail(&format!("searchmoves a2a3 b2b3 gave {best}"));
+    }
+    for l in &r.infos {
+        if let Some(pv) = parse_info(l).unwrap().pv
+            && pv[0] != "a2a3"
+            && pv[0] != "b2b3"
+        {
+            e.fail(&format!("pv outside searchmoves: {l:?}"));
+        }
+    }
+    // With a single move listed, that move is played.
+    let r = e.go_checked("go depth 4 searchmoves h2h3", &start(), STD, LONG);
+    if r.best_line.split(' ').nth(1) != Some("h2h3") {
+        e.fail(&format!("searchmoves h2h3 gave {:?}", r.best_line));
+    }
+    e.quit();
+}
+
+#[test]
+fn go_mate_finds_a_mate_in_two() {
+    let pos = parse_fen(MATE_IN_2);
+    assert!(
+        !forces_mate_within(&pos, 1),
+        "test position has a mate in 1"
+    );
+    assert!(
+        forces_mate_within(&pos, 2),
+        "test position has no mate in 2"
+    );
+    let mut e = ready_engine();
+    e.send(&format!("position fen {MATE_IN_2}"));
+    let r = e.go_checked("go mate 2", &pos, STD, LONG);
+    if !r.has_score("mate 2") {
+        e.fail("go mate 2: no info line with 'score mate 2'");
+    }
+    let best = r.best.unwrap();
+    if !mates_within_after(&pos, best, 2) {
+        e.fail(&format!("{} does not force mate in 2", r.best_line));
+    }
+    e.quit();
+}
+
+#[test]
+fn being_mated_is_a_negative_mate_score() {
+    // Black must play Kg8, then Ra8 mates: black is mated in 1 (UCI: "mate -1").
+    let fen = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
+    let pos = parse_fen(fen);
+    let mut e = ready_engine();
+    e.send(&format!("position fen {fen}"));
+    let r = e.go_checked("go depth 4", &pos, STD, LONG);
+    if !r.has_score("mate -1") {
+        e.fail("no info line with 'score mate -1' when mated in 1");
+    }
+    if r.best_line.split(' ').nth(1) != Some("h8g8") {
+        e.fail("the only legal move is h8g8");
+    }
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_0000() {
+    let mut e = ready_engine();
+    for (fen, what) in [(CHECKMATED, "checkmated"), (STALEMATE, "stalemated")] {
+        let pos = parse_fen(fen);
+        assert!(
+            pos.legal_moves().is_empty(),
+            "{what} test position has moves"
+        );
+        e.label = what.to_string();
+        e.send(&format!("position fen {fen}"));
+        for go in [
+            "go depth 3",
+            "go movetime 100",
+            "go wtime 1000 btime 1000",
+            "go nodes 100",
+        ] {
+            let r = e.go_checked(go, &pos, STD, PROMPT);
+            if r.best_line != "bestmove 0000" {
+                e.fail(&format!("{what}: {go} gave {:?}", r.best_line));
+            }
+        }
+        // go infinite still waits for stop.
+        e.send("go infinite");
+        for l in e.lines_for(Duration::from_millis(500)) {
+            if l.starts_with("bestmove") {
+                e.fail(&format!("{what}: go infinite ended by itself"));
+            }
+        }
+        e.send("stop");
+        let r = e.finish_checked(&pos, STD, PROMPT);
+        if r.best_line != "bestmove 0000" {
+            e.fail(&format!(
+                "{what}: go infinite + stop gave {:?}",
+                r.best_line
+            ));
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn go_during_a_search_stops_it_and_starts_a_new_one() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_prefix("info depth", PROMPT);
+    // New position and a new go while searching: the old search gets one bestmove
+    // (for the start position), the new one another (for the new position).
+    let pos = position_after(None, &["e2e4", "c7c5"]);
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 4");
+    let (lines, first) = e.wait_bestmove(PROMPT);
+    // Info lines before the first bestmove belong to the old search.
+    for l in lines.iter().filter(|l| l.starts_with("info")) {
+        check_info(&e, &start(), l, STD);
+    }
+    check_bestmove(&e, &start(), &first, STD);
+    e.finish_checked(&pos, STD, LONG);
+    // Same again with a finite search as the old one.
+    e.send("go depth 60");
+    e.expect_prefix("info depth", PROMPT);
+    e.send("go nodes 2000");
+    let (_, first) = e.wait_bestmove(PROMPT);
+    check_bestmove(&e, &pos, &first, STD);
+    e.finish_checked(&pos, STD, PROMPT);
+    e.quit();
+}
+
+#[test]
+fn quit_during_go_infinite_exits_with_status_0() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_prefix("info depth", PROMPT);
+    e.send("quit");
+    let t = Instant::now();
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!("status {status:?} after quit"));
+    }
+    if t.elapsed() > Duration::from_secs(3) {
+        e.fail(&format!("quit took {:?}", t.elapsed()));
+    }
+}
+
+#[test]
+fn end_of_input_exits_with_status_0() {
+    // Idle.
+    let mut e = ready_engine();
+    e.close_stdin();
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!("status {status:?} at end of input"));
+    }
+    // Without even a handshake.
+    let mut e = Engine::spawn();
+    e.close_stdin();
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!("status {status:?} at end of input"));
+    }
+    // During go infinite.
+    let mut e = ready_engine();
+    e.send("go infinite");
+    e.expect_prefix("info depth", PROMPT);
+    e.close_stdin();
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!(
+            "status {status:?} at end of input during a search"
+        ));
+    }
+}
+
+#[test]
+fn info_lines_are_complete_and_their_pvs_legal() {
+    let mut e = ready_engine();
+    for (fen, depth) in [(None, 7), (Some(KIWIPETE), 6), (Some(MATE_IN_2), 5)] {
+        let pos = match fen {
+            None => start(),
+            Some(f) => parse_fen(f),
+        };
+        match fen {
+            None => e.send("position startpos"),
+            Some(f) => e.send(&format!("position fen {f}")),
+        }
+        let r = e.go_checked(&format!("go depth {depth}"), &pos, STD, LONG);
+        // Every iteration 1..=depth is reported.
+        for d in 1..=depth {
+            let done = r.infos.iter().any(|l| {
+                let i = parse_info(l).unwrap();
+                i.depth == Some(d) && i.score.is_some()
+            });
+            if !done {
+                e.fail(&format!(
+                    "{fen:?}: no info line with a score for depth {d} of go depth {depth}"
+                ));
+            }
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn stdout_carries_protocol_lines_only() {
+    // Every line is checked as it arrives (OutputCheck::Protocol).
+    let mut e = ready_engine();
+    for cmd in [
+        "debug on",
+        "ucinewgame",
+        "setoption name Hash value 8",
+        "setoption name Clear Hash",
+        "register later",
+        "position startpos moves d2d4 d7d5 c2c4",
+        "eval",
+        "go depth 4",
+        "debug off",
+        "nonsense here",
+        "go movetime 50",
+        "ponderhit",
+        "stop",
+    ] {
+        e.send(cmd);
+    }
+    e.wait_bestmove(PROMPT);
+    e.wait_bestmove(PROMPT);
+    e.sync();
+    e.quit();
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name UCI_Chess960 value true");
+
+    // Constructed: king b1, rooks a1/h1: b1h1 is O-O, b1a1 is O-O-O.
+    let pos = parse_fen(FRC_OPEN);
+    e.send(&format!("position fen {FRC_OPEN}"));
+    for mv in ["b1h1", "b1a1"] {
+        let r = e.go_checked(&format!("go searchmoves {mv} depth 3"), &pos, C960, PROMPT);
+        if r.best_line.split(' ').nth(1) != Some(mv) {
+            e.fail(&format!("searchmoves {mv} gave {:?}", r.best_line));
+        }
+    }
+    // Unrestricted search: any castling in bestmove or pv is in 960 notation
+    // (checked by go_checked with C960).
+    e.go_checked("go depth 5", &pos, C960, LONG);
+
+    // The position from the brief, after the f-rook steps aside: O-O is g1h1.
+    let moves = ["f1f2", "a7a6"];
+    let pos = position_after(Some(FRC), &moves);
+    e.send(&format!("position fen {FRC} moves {}", moves.join(" ")));
+    let r = e.go_checked("go searchmoves g1h1 depth 3", &pos, C960, PROMPT);
+    if r.best_line.split(' ').nth(1) != Some("g1h1") {
+        e.fail(&format!("searchmoves g1h1 gave {:?}", r.best_line));
+    }
+    e.go_checked("go depth 5", &pos, C960, LONG);
+    // The castling move is accepted in a move list in 960 notation.
+    e.send(&format!("position fen {FRC} moves f1f2 a7a6 g1h1"));
+    let want = fen_of(&position_after(Some(FRC), &["f1f2", "a7a6", "g1h1"]));
+    if displayed_fen(&mut e) != want {
+        e.fail(&format!("after g1h1 expected {want}"));
+    }
+
+    // A standard position in 960 mode: O-O prints as e1h1, whatever was asked.
+    let pos = parse_fen(CASTLES);
+    e.send(&format!("position fen {CASTLES}"));
+    for (asked, printed) in [("e1g1", "e1h1"), ("e1h1", "e1h1"), ("e1a1", "e1a1")] {
+        let r = e.go_checked(
+            &format!("go searchmoves {asked} depth 3"),
+            &pos,
+            C960,
+            PROMPT,
+        );
+        if r.best_line.split(' ').nth(1) != Some(printed) {
+            e.fail(&format!(
+                "960 mode, searchmoves {asked}: expected bestmove {printed}, got {:?}",
+                r.best_line
+            ));
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn standard_castling_prints_as_king_two_squares() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name UCI_Chess960 value false");
+    let pos = parse_fen(CASTLES);
+    e.send(&format!("position fen {CASTLES}"));
+    for (asked, printed) in [
+        ("e1g1", "e1g1"),
+        ("e1h1", "e1g1"),
+        ("e1c1", "e1c1"),
+        ("e1a1", "e1c1"),
+    ] {
+        let r = e.go_checked(
+            &format!("go searchmoves {asked} depth 3"),
+            &pos,
+            STD,
+            PROMPT,
+        );
+        if r.best_line.split(' ').nth(1) != Some(printed) {
+            e.fail(&format!(
+                "standard mode, searchmoves {asked}: expected bestmove {printed}, got {:?}",
+                r.best_line
+            ));
+        }
+    }
+    // Unrestricted: castling in bestmove/pv, if any, is in standard notation.
+    e.go_checked("go depth 5", &pos, STD, LONG);
+    e.send(&format!("position fen {KIWIPETE}"));
+    e.go_checked("go depth 5", &parse_fen(KIWIPETE), STD, LONG);
+    e.quit();
+}
+
+#[test]
+fn castling_moves_are_read_in_both_notations() {
+    let mut e = ready_engine();
+    let game = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
+    for chess960 in [false, true] {
+        e.label = format!("UCI_Chess960 {chess960}");
+        expect_silent(
+            &mut e,
+            &format!("setoption name UCI_Chess960 value {chess960}"),
+        );
+        for castle in ["e1g1", "e1h1"] {
+            // From a FEN.
+            let want = fen_of(&position_after(Some(CASTLES), &[castle]));
+            expect_silent(&mut e, &format!("position fen {CASTLES} moves {castle}"));
+            let got = displayed_fen(&mut e);
+            if got != want {
+                e.fail(&format!(
+                    "position fen {CASTLES} moves {castle}: d says {got}, expected {want}"
+                ));
+            }
+            // From the start position.
+            let mut moves = game.to_vec();
+            moves.push(castle);
+            let want = fen_of(&position_after(None, &moves));
+            expect_silent(
+                &mut e,
+                &format!("position startpos moves {}", moves.join(" ")),
+            );
+            let got = displayed_fen(&mut e);
+            if got != want {
+                e.fail(&format!(
+                    "startpos moves … {castle}: d says {got}, expected {want}"
+                ));
+            }
+        }
+        // Queen side too.
+        for castle in ["e1c1", "e1a1"] {
+            let want = fen_of(&position_after(Some(CASTLES), &[castle]));
+            expect_silent(&mut e, &format!("position fen {CASTLES} moves {castle}"));
+            if displayed_fen(&mut e) != want {
+                e.fail(&format!("{castle}: expected {want}"));
+            }
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn unknown_command_is_reported_by_name() {
+    let mut e = ready_engine();
+    for (cmd, word) in [
+        ("foo", "foo"),
+        ("xyzzy 1 2", "xyzzy"),
+        ("  blah   isready", "blah"),
+    ] {
+        e.send(cmd);
+        let lines = e.sync();
+        let want = format!("info string error: unknown command '{word}'");
+        if !lines.contains(&want) {
+            e.fail(&format!("for {cmd:?} expected the line {want:?}"));
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn bad_positions_are_rejected_and_the_old_one_kept() {
+    let mut e = ready_engine();
+    let kept_pos = position_after(None, &["e2e4"]);
+    let kept = fen_of(&kept_pos);
+    expect_silent(&mut e, "position startpos moves e2e4");
+    for cmd in [
+        "position fen not/a/fen w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - zero 1",
+        "position fen",
+        "position",
+        "position somewhere",
+        "position startpos moves e2e5",
+        "position startpos moves zz",
+        "position startpos moves e7e5",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 e7e5 g1f3 zz",
+        "position startpos moves e2e4 e7e5 e1g1",
+        "position startpos moves e2e4 e7e5 a7a8q",
+        "position startpos moves e2e4 e7e5 e2e4",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e8",
+        "position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K2P w - - 0 1",
+        "position fen 4kk2/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position startpos moves e2e4 f7f6 d1h5 e8f7",
+        "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8",
+    ] {
+        expect_error(&mut e, cmd);
+        let got = displayed_fen(&mut e);
+        if got != kept {
+            e.fail(&format!(
+                "after the rejected {cmd:?} the position is {got}, expected the previous {kept}"
+            ));
+        }
+    }
+    // Searching still searches the kept position.
+    let r = e.go_checked("go depth 2", &kept_pos, STD, PROMPT);
+    if r.best.is_none() {
+        e.fail("bestmove 0000 after e2e4");
+    }
+    e.quit();
+}
+
+#[test]
+fn position_startpos_with_words_before_moves_is_an_error() {
+    let mut e = ready_engine();
+    let kept = fen_of(&position_after(None, &["d2d4"]));
+    expect_silent(&mut e, "position startpos moves d2d4");
+    expect_error(&mut e, "position startpos e2e4");
+    if displayed_fen(&mut e) != kept {
+        e.fail("position changed after 'position startpos e2e4'");
+    }
+    e.quit();
+}
+
+#[test]
+fn setoption_errors_and_valid_options() {
+    let mut e = ready_engine();
+    for cmd in [
+        "setoption name Hash value 0",
+        "setoption name Hash value abc",
+        "setoption name Hash value 65537",
+        "setoption name Hash value -16",
+        "setoption name Hash",
+        "setoption name NoSuchOption value 1",
+        "setoption name Threads value 0",
+        "setoption name Move Overhead value lots",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name Ponder value 1",
+        "setoption Hash 32",
+        "setoption name",
+        "setoption",
+    ] {
+        expect_error(&mut e, cmd);
+    }
+    // Valid options: accepted silently.
+    for cmd in [
+        "setoption name Hash value 1",
+        "setoption name Hash value 32",
+        "setoption name hash value 16",
+        "setoption name Threads value 1",
+        "setoption name Move Overhead value 30",
+        "setoption name Clear Hash",
+        "setoption name Ponder value true",
+        "setoption name Ponder value false",
+        "setoption name UCI_Chess960 value false",
+    ] {
+        expect_silent(&mut e, cmd);
+    }
+    // Options given during a search do not disturb it.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect_prefix("info depth", PROMPT);
+    e.send("setoption name Hash value 4");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Hash value 0");
+    let lines = e.sync();
+    if errors(&lines).len() != 1 {
+        e.fail("expected exactly one error (Hash 0) for options during a search");
+    }
+    e.send("stop");
+    e.finish_checked(&start(), STD, PROMPT);
+    e.go_checked("go depth 3", &start(), STD, PROMPT);
+    e.quit();
+}
+
+#[test]
+fn absurd_go_numbers_still_give_a_legal_move() {
+    let mut e = ready_engine();
+    let black = position_after(None, &["e2e4"]);
+    for (setup, pos) in [
+        ("position startpos", start()),
+        ("position startpos moves e2e4", black),
+    ] {
+        e.send(setup);
+        e.label = setup.to_string();
+        // These end by themselves.
+        for go in [
+            "go wtime -5 btime -5",
+            "go wtime 0 btime 0",
+            "go wtime 1 btime 1 movestogo 1",
+            "go nodes 0",
+            "go nodes -5",
+            "go movetime 0",
+            "go movetime -1",
+            "go movestogo 0 wtime 100 btime 100",
+            "go movestogo -3 wtime 500 btime 500",
+            "go winc -100 binc -100 wtime 100 btime 100",
+            "go wtime 100 btime 100 winc 99999999999999999999 binc 99999999999999999999 movetime 50",
+            "go depth 0",
+            "go depth -1",
+            "go depth 2 nodes 99999999999999999999",
+            "go nodes banana depth 2",
+            "go depth 3 frobnicate 7",
+        ] {
+            e.go_checked(go, &pos, STD, PROMPT);
+        }
+        // These may run (nearly) forever: stop them after a moment.
+        for go in [
+            "go depth 10000",
+            "go depth 99999999999999999999",
+            "go wtime 99999999999999999999 btime 99999999999999999999",
+            "go movetime 99999999999999999",
+            "go movetime 9223372036854775807",
+            "go wtime 100000000 btime 100000000 movestogo 99999999",
+            "go mate 0",
+            "go mate -1",
+            "go mate 99999999999999",
+            "go depth",
+            "go",
+        ] {
+            e.send(go);
+            let mut ended = false;
+            for l in e.lines_for(Duration::from_millis(300)) {
+                if l.starts_with("bestmove") {
+                    // Ending early is allowed; the move must still be legal.
+                    check_bestmove(&e, &pos, &l, STD);
+                    ended = true;
+                } else {
+                    check_info(&e, &pos, &l, STD);
+                }
+            }
+            if ended {
+                e.assert_no_extra_bestmove();
+                continue;
+            }
+            e.send("stop");
+            e.finish_checked(&pos, STD, PROMPT);
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn go_perft_3_divides_the_start_position() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.check = OutputCheck::Any;
+    e.send("go perft 3");
+    let lines = e.collect_until("Nodes searched", LONG, |l| l.starts_with("Nodes searched"));
+    e.check = OutputCheck::Protocol;
+    e.sync();
+    let n = lines.len();
+    if n != 22 || !lines[20].is_empty() || lines[21] != "Nodes searched: 8902" {
+        e.fail("expected 20 divide lines, a blank line and 'Nodes searched: 8902'");
+    }
+    let pos = start();
+    let mut seen = Vec::new();
+    for l in &lines[..20] {
+        let (mv, count) = l
+            .split_once(": ")
+            .unwrap_or_else(|| e.fail(&format!("bad divide line {l:?}")));
+        let m = parse_engine_move(&pos, mv, STD).unwrap_or_else(|err| e.fail(&err));
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        if count.parse::<u64>().ok() != Some(perft(&after, 2)) {
+            e.fail(&format!("divide line {l:?}: expected {}", perft(&after, 2)));
+        }
+        seen.push(mv.to_string());
+    }
+    seen.sort();
+    seen.dedup();
+    if seen.len() != 20 {
+        e.fail("divide lines repeat a move");
+    }
+    e.quit();
+}
+
+#[test]
+fn d_prints_board_fen_and_key() {
+    let mut e = ready_engine();
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    e.check = OutputCheck::ProtocolOrDisplay;
+    e.send("d");
+    let lines = e.sync();
+    e.check = OutputCheck::Protocol;
+    let ranks = lines.iter().filter(|l| l.starts_with(" | ")).count();
+    if ranks != 8 {
+        e.fail(&format!("d printed {ranks} board ranks"));
+    }
+    let want = fen_of(&position_after(None, &["e2e4", "c7c5", "g1f3"]));
+    let fen = lines.iter().find(|l| l.starts_with("Fen: "));
+    if fen.map(|l| &l["Fen: ".len()..]) != Some(want.as_str()) {
+        e.fail(&format!("expected 'Fen: {want}'"));
+    }
+    let key = lines.iter().find(|l| l.starts_with("Key: "));
+    if !key.is_some_and(|k| k.len() > "Key: ".len()) {
+        e.fail("no 'Key: …' line");
+    }
+    // The key identifies the position: the same position by transposition has the
+    // same key, another position another key.
+    let key = key.unwrap().clone();
+    e.send("position startpos moves g1f3 c7c5 e2e4");
+    e.check = OutputCheck::ProtocolOrDisplay;
+    e.send("d");
+    let lines = e.sync();
+    if !lines.contains(&key) {
+        e.fail("transposed position printed another key");
+    }
+    e.send("position startpos");
+    e.send("d");
+    let lines = e.sync();
+    if lines.contains(&key) {
+        e.fail("the start position printed the same key");
+    }
+    e.quit();
+}
+
+#[test]
+fn cli_perft_4_counts_197281() {
+    let mut e = Engine::spawn_args(&["perft", "4"]);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    let line = e.expect_prefix("Nodes searched", LONG);
+    if line != "Nodes searched: 197281" {
+        e.fail(&format!("got {line:?}"));
+    }
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!("status {status:?}"));
+    }
+    // With a FEN (Kiwipete, depth 3).
+    let mut args = vec!["perft", "3"];
+    args.extend(KIWIPETE.split(' '));
+    let mut e = Engine::spawn_args(&args);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    let line = e.expect_prefix("Nodes searched", LONG);
+    if line != "Nodes searched: 97862" {
+        e.fail(&format!("kiwipete perft 3: got {line:?}"));
+    }
+    e.wait_exit(PROMPT);
+}
+
+fn bench_nodes(depth: &str) -> u64 {
+    let mut e = Engine::spawn_args(&["bench", depth]);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    let status = e.wait_exit(Duration::from_secs(60));
+    if !status.success() {
+        e.fail(&format!("bench exit status {status:?}"));
+    }
+    let received = e.received();
+    let last = received
+        .iter()
+        .rev()
+        .find(|l| *l != "<EOF>")
+        .cloned()
+        .unwrap_or_default();
+    let words: Vec<&str> = last.split(' ').collect();
+    let numeric = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    if words.len() != 4
+        || !numeric(words[0])
+        || words[1] != "nodes"
+        || !numeric(words[2])
+        || words[3] != "nps"
+    {
+        e.fail(&format!(
+            "bench's last line {last:?} is not '<N> nodes <M> nps'"
+        ));
+    }
+    words[0].parse().unwrap()
+}
+
+#[test]
+fn cli_bench_is_deterministic() {
+    let a = bench_nodes("3");
+    let b = bench_nodes("3");
+    assert!(a > 0);
+    assert_eq!(a, b, "bench 3 node counts differ between runs");
+}
