@@ -220,7 +220,7 @@ fn sets_large_hash(words: &[&str]) -> bool {
     let Some(v) = rest.iter().position(|w| *w == "value") else {
         return false;
     };
-    if rest[..v].join(" ").to_ascii_lowercase() != "hash" {
+    if !rest[..v].join(" ").eq_ignore_ascii_case("hash") {
         return false;
     }
     let value = rest[v + 1..].join(" ");

@@ -112,7 +112,8 @@ fn uci_handshake_lists_id_and_options() {
         e.fail("the uci reply holds lines other than id, option and uciok");
     }
     let has = |pred: &dyn Fn(&str) -> bool| options.iter().any(|l| pred(l));
-    let wanted: [(&str, &dyn Fn(&str) -> bool); 6] = [
+    type OptionCheck<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
+    let wanted: [OptionCheck; 6] = [
         ("Hash spin default 16 min 1 max 65536", &|l| {
             l == "option name Hash type spin default 16 min 1 max 65536"
         }),
@@ -898,7 +899,7 @@ fn d_prints_board_fen_and_key() {
         e.fail(&format!("expected 'Fen: {want}'"));
     }
     let key = lines.iter().find(|l| l.starts_with("Key: "));
-    if !key.is_some_and(|k| k.len() > "Key: ".len()) {
+    if key.is_none_or(|k| k.len() <= "Key: ".len()) {
         e.fail("no 'Key: …' line");
     }
     // The key identifies the position: the same position by transposition has the
