@@ -1,5 +1,5 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
-//! `tabas bench [depth]` and `tabas perft <depth> [fen]`.
+//! `tabas bench [depth]`, `tabas perft <depth> [fen]` and `tabas lab …`.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -9,7 +9,9 @@ use tabas::uci::send;
 
 const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdout
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
-       tabas perft <depth> [fen]  move-generation count per root move";
+       tabas perft <depth> [fen]  move-generation count per root move
+       tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
+                                  what each part of the search prunes (tabas lab --help)";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("perft") => perft(&args[1..]),
+        Some("lab") => tabas::lab::run_cli(&args[1..]),
         Some(other) => usage_error(&format!("unknown argument '{other}'")),
     }
 }

@@ -1,0 +1,450 @@
+//! The alpha-beta laboratory, `tabas lab`: what each part of the search prunes.
+//!
+//! Alpha-beta returns exactly minimax's value while visiting far fewer nodes; with
+//! perfect move ordering a uniform tree of branching factor b and depth d has
+//! `b^ceil(d/2) + b^floor(d/2) - 1` leaves to visit instead of `b^d` (Knuth and
+//! Moore 1975). The lab runs minimax and alpha-beta with one enhancement added at
+//! a time (`variants.rs`) on real positions, depth by depth, and reports nodes,
+//! leaves, values, the effective branching factor and the ordering quality
+//! beside that theoretical minimum: a table on stdout (`report.rs`), and on
+//! request a CSV and an SVG chart (`svg.rs`).
+//!
+//! * `mod.rs` (here): the command line (pure parsing, then I/O), positions, orchestration;
+//! * `variants.rs`: the searches and their counting conventions;
+//! * `report.rs`: table, CSV and the chart's data;
+//! * `svg.rs`: a small SVG writer.
+
+mod report;
+mod svg;
+pub mod variants;
+
+use crate::position::Board;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position};
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use variants::{Outcome, Variant};
+
+/// Depth of `tabas lab` without `--depth`: minimax finishes Kiwipete in about a second.
+pub const DEFAULT_DEPTH: u32 = 4;
+/// The deepest `--depth` accepted: minimax visits every node, and at depth 7 a
+/// middlegame is billions of them.
+pub const MAX_DEPTH: u32 = 6;
+
+pub const USAGE: &str = "usage: tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
+  --depth N   measure depths 1..N (default 4, at most 6: minimax visits every node)
+  --epd FILE  positions, one per line: the first 4 FEN fields (EPD opcodes ignored,
+              except `id \"name\"`, which names the position); default: startpos,
+              kiwipete, a closed Ruy Lopez middlegame and a rook endgame
+  --csv FILE  write one row per position, depth and variant
+  --svg FILE  write the chart: nodes against depth (log scale), one panel per position";
+
+/// The default positions: the start, a tactical and a quiet middlegame, an endgame.
+pub const DEFAULT_POSITIONS: &[(&str, &str)] = &[
+    (
+        "startpos",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+    ),
+    (
+        "ruy_lopez",
+        "r2q1rk1/1ppnbppp/p2p1nb1/3Pp3/2P1P1P1/2N2N1P/PPB1QP2/R1B2RK1 b - -",
+    ),
+    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -"),
+];
+
+/// What the command line asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Run(Options),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub depth: u32,
+    pub epd: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+}
+
+/// Parses the arguments after `lab`; pure, so that every error is a tested message.
+pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    let mut options = Options {
+        depth: DEFAULT_DEPTH,
+        epd: None,
+        csv: None,
+        svg: None,
+    };
+    let mut depth_seen = false;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        if flag == "--help" || flag == "-h" {
+            return Ok(Command::Help);
+        }
+        let mut value = || {
+            rest.next()
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "--depth" => {
+                let text = value()?;
+                options.depth = match text.parse::<u32>() {
+                    Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                    _ => return Err(format!("--depth must be 1..{MAX_DEPTH}, not '{text}'")),
+                };
+                if std::mem::replace(&mut depth_seen, true) {
+                    return Err("--depth given twice".into());
+                }
+            }
+            "--epd" | "--csv" | "--svg" => {
+                let path = PathBuf::from(value()?);
+                let slot = match flag.as_str() {
+                    "--epd" => &mut options.epd,
+                    "--csv" => &mut options.csv,
+                    _ => &mut options.svg,
+                };
+                if slot.replace(path).is_some() {
+                    return Err(format!("{flag} given twice"));
+                }
+            }
+            other => return Err(format!("unknown lab argument '{other}'")),
+        }
+    }
+    Ok(Command::Run(options))
+}
+
+/// A position to measure.
+#[derive(Clone, Debug)]
+pub struct LabPosition {
+    pub name: String,
+    /// The four FEN fields that define the position (no move counters).
+    pub fen: String,
+    pub board: Board,
+}
+
+/// Reads a position from the first four FEN fields of `text`; the rest is ignored.
+pub fn parse_position(name: &str, text: &str) -> Result<LabPosition, String> {
+    let fields: Vec<&str> = text.split_whitespace().take(4).collect();
+    if fields.len() < 4 {
+        return Err(format!(
+            "'{}' needs 4 FEN fields (board, side, castling, en passant)",
+            text.trim()
+        ));
+    }
+    let fen = fields.join(" ");
+    // Chess960 mode reads every castling notation and plays standard chess the same.
+    let pos: Chess = Fen::from_ascii(format!("{fen} 0 1").as_bytes())
+        .map_err(|e| format!("bad FEN '{fen}': {e}"))?
+        .into_position(CastlingMode::Chess960)
+        .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    Ok(LabPosition {
+        name: name.to_string(),
+        fen,
+        board: Board::new(pos),
+    })
+}
+
+/// The positions of an EPD file: one per non-empty line (`#` starts a comment line),
+/// named by an `id "…"` opcode when there is one, else `line N`.
+pub fn parse_epd(text: &str) -> Result<Vec<LabPosition>, String> {
+    let mut positions = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let name = epd_id(line).unwrap_or_else(|| format!("line {}", index + 1));
+        let position =
+            parse_position(&name, line).map_err(|e| format!("line {}: {e}", index + 1))?;
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        return Err("no positions in the EPD file".into());
+    }
+    Ok(positions)
+}
+
+/// The value of an EPD `id "…"` opcode, if the line has one.
+fn epd_id(line: &str) -> Option<String> {
+    let start = line.find("id \"")? + 4;
+    let len = line[start..].find('"')?;
+    let id = line[start..start + len].trim();
+    (!id.is_empty()).then(|| id.to_string())
+}
+
+pub fn default_positions() -> Result<Vec<LabPosition>, String> {
+    DEFAULT_POSITIONS
+        .iter()
+        .map(|(name, fen)| parse_position(name, fen))
+        .collect()
+}
+
+/// Every variant's outcomes on one position, depths 1..=`max_depth`.
+#[derive(Clone, Debug)]
+pub struct PositionResult {
+    pub name: String,
+    pub fen: String,
+    pub root_moves: usize,
+    pub max_depth: u32,
+    /// In `Variant::ALL` order, one outcome per depth.
+    pub runs: Vec<(Variant, Vec<Outcome>)>,
+}
+
+impl PositionResult {
+    pub fn outcomes(&self, variant: Variant) -> &[Outcome] {
+        self.runs
+            .iter()
+            .find(|(v, _)| *v == variant)
+            .map_or(&[], |(_, o)| o.as_slice())
+    }
+
+    /// The outcome of `variant` at `depth`, if measured.
+    pub fn outcome(&self, variant: Variant, depth: u32) -> Option<&Outcome> {
+        self.outcomes(variant).iter().find(|o| o.depth == depth)
+    }
+
+    /// The b of the Knuth-Moore bound at `depth`: the branching factor of the uniform
+    /// tree with as many leaves at that depth as minimax visited, `round(leaves^(1/depth))`.
+    /// At depth 1 it is the number of legal moves, so the bound equals minimax there.
+    pub fn branching_factor(&self, depth: u32) -> u64 {
+        let leaves = self
+            .outcome(Variant::Minimax, depth)
+            .map_or(0, |o| o.counts.leaves);
+        (leaves as f64).powf(1.0 / depth.max(1) as f64).round() as u64
+    }
+}
+
+/// Runs every variant on `position` to `max_depth`.
+pub fn measure(position: &LabPosition, max_depth: u32) -> PositionResult {
+    PositionResult {
+        name: position.name.clone(),
+        fen: position.fen.clone(),
+        root_moves: position.board.chess().legal_moves().len(),
+        max_depth,
+        runs: Variant::ALL
+            .iter()
+            .map(|&v| (v, variants::run(v, &position.board, max_depth)))
+            .collect(),
+    }
+}
+
+/// Leaves of the minimal tree that proves a uniform tree's value (Knuth and Moore
+/// 1975): `b^ceil(d/2) + b^floor(d/2) - 1`; 59 for b = 30, d = 2.
+pub fn knuth_moore_leaves(b: u64, depth: u32) -> u64 {
+    let power = |e: u32| b.checked_pow(e).unwrap_or(u64::MAX);
+    power(depth.div_ceil(2))
+        .checked_add(power(depth / 2))
+        .map_or(u64::MAX, |sum| sum.saturating_sub(1))
+}
+
+/// Nodes of that minimal tree: its ply-i level is the minimal tree of depth i.
+pub fn knuth_moore_nodes(b: u64, depth: u32) -> u64 {
+    (0..=depth)
+        .map(|d| knuth_moore_leaves(b, d))
+        .fold(0, u64::saturating_add)
+}
+
+/// `tabas lab …`: the table on stdout, progress and errors on stderr.
+/// Exit code 2 for bad arguments or positions, 1 when an output cannot be written.
+pub fn run_cli(args: &[String]) -> ExitCode {
+    let options = match parse_args(args) {
+        Ok(Command::Help) => {
+            let _ = writeln!(io::stdout(), "{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Run(options)) => options,
+        Err(e) => return usage_error(&e),
+    };
+    let positions = match &options.epd {
+        None => default_positions(),
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            .and_then(|text| parse_epd(&text).map_err(|e| format!("{}: {e}", path.display()))),
+    };
+    let positions = match positions {
+        Ok(p) => p,
+        Err(e) => return usage_error(&e),
+    };
+    // Open the outputs first: a wrong path should fail now, not after the searches.
+    let mut csv_file = match create(options.csv.as_ref()) {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e),
+    };
+    let mut svg_file = match create(options.svg.as_ref()) {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e),
+    };
+
+    let mut out = io::stdout().lock();
+    let mut results = Vec::new();
+    // A closed stdout (`tabas lab | head`) ends the run: nobody reads the rest.
+    let table_error = |e: io::Error| {
+        eprintln!("tabas lab: cannot write the table: {e}");
+        ExitCode::FAILURE
+    };
+    if let Err(e) = report::write_preamble(&mut out, options.depth) {
+        return table_error(e);
+    }
+    for position in &positions {
+        let start = Instant::now();
+        let result = measure(position, options.depth);
+        eprintln!(
+            "lab: {} to depth {} in {:.2} s",
+            position.name,
+            options.depth,
+            start.elapsed().as_secs_f64()
+        );
+        if let Err(e) = report::write_table(&mut out, &result).and_then(|()| out.flush()) {
+            return table_error(e);
+        }
+        results.push(result);
+    }
+
+    let outputs = [
+        (
+            csv_file.as_mut(),
+            options.csv.as_ref(),
+            report::csv(&results),
+        ),
+        (
+            svg_file.as_mut(),
+            options.svg.as_ref(),
+            svg::render(&report::chart(&results)),
+        ),
+    ];
+    for (file, path, text) in outputs {
+        if let (Some(file), Some(path)) = (file, path)
+            && let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush())
+        {
+            eprintln!("tabas lab: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn create(path: Option<&PathBuf>) -> Result<Option<File>, String> {
+    path.map(|p| File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display())))
+        .transpose()
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("tabas lab: {msg}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    fn run(text: &str) -> Options {
+        match parse_args(&args(text)) {
+            Ok(Command::Run(o)) => o,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_and_flags() {
+        let o = run("");
+        assert_eq!(
+            (o.depth, o.epd, o.csv, o.svg),
+            (DEFAULT_DEPTH, None, None, None)
+        );
+        let o = run("--svg c.svg --depth 3 --epd p.epd --csv out.csv");
+        assert_eq!(o.depth, 3);
+        assert_eq!(o.epd, Some(PathBuf::from("p.epd")));
+        assert_eq!(o.csv, Some(PathBuf::from("out.csv")));
+        assert_eq!(o.svg, Some(PathBuf::from("c.svg")));
+        assert_eq!(parse_args(&args("--depth 2 -h")), Ok(Command::Help));
+    }
+
+    #[test]
+    fn bad_arguments_are_messages() {
+        for (text, expected) in [
+            ("--depth", "--depth needs a value"),
+            ("--depth 0", "--depth must be 1..6, not '0'"),
+            ("--depth 7", "--depth must be 1..6"),
+            ("--depth -1", "--depth must be 1..6"),
+            ("--depth four", "--depth must be 1..6, not 'four'"),
+            ("--depth 2 --depth 3", "--depth given twice"),
+            ("--csv a --csv b", "--csv given twice"),
+            ("--svg", "--svg needs a value"),
+            ("--bogus", "unknown lab argument '--bogus'"),
+            ("4", "unknown lab argument '4'"),
+        ] {
+            let err = parse_args(&args(text)).unwrap_err();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+        assert!(parse_args(&["--epd".into(), String::new()]).is_err());
+    }
+
+    #[test]
+    fn epd_lines_become_positions() {
+        let text = "# a comment\n\
+                    rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id \"start\";\n\
+                    \n\
+                    8/8/8/4k3/8/8/3KP3/8 w - - 0 1\n";
+        let positions = parse_epd(text).unwrap();
+        assert_eq!(positions.len(), 2);
+        assert_eq!(positions[0].name, "start");
+        assert_eq!(positions[0].board.key(), Board::startpos().key());
+        assert_eq!(positions[1].name, "line 4");
+        assert_eq!(positions[1].fen, "8/8/8/4k3/8/8/3KP3/8 w - -");
+    }
+
+    #[test]
+    fn bad_epd_is_an_error_not_a_panic() {
+        assert!(parse_epd("").unwrap_err().contains("no positions"));
+        assert!(
+            parse_epd("8/8/8 w - -")
+                .unwrap_err()
+                .starts_with("line 1: bad FEN")
+        );
+        assert!(parse_epd("x\n8/8 w").unwrap_err().starts_with("line 1:"));
+        assert!(parse_epd("8/8/8/8/8/8/8/8 w - -").is_err(), "no kings");
+        assert_eq!(epd_id("fen id \"\";"), None);
+        assert_eq!(epd_id("fen id \"unterminated"), None);
+    }
+
+    #[test]
+    fn default_positions_parse() {
+        let positions = default_positions().unwrap();
+        assert_eq!(positions.len(), DEFAULT_POSITIONS.len());
+        assert_eq!(positions[1].board.chess().legal_moves().len(), 48);
+    }
+
+    #[test]
+    fn knuth_moore_matches_the_paper() {
+        assert_eq!(knuth_moore_leaves(30, 2), 59);
+        assert_eq!(knuth_moore_leaves(30, 0), 1);
+        assert_eq!(knuth_moore_leaves(30, 1), 30);
+        assert_eq!(knuth_moore_leaves(30, 3), 30 * 30 + 30 - 1);
+        assert_eq!(knuth_moore_nodes(30, 2), 1 + 30 + 59);
+        assert_eq!(knuth_moore_leaves(0, 3), 0);
+        assert_eq!(knuth_moore_leaves(u64::MAX, 6), u64::MAX);
+    }
+
+    #[test]
+    fn branching_factor_of_the_start_position() {
+        let position = parse_position("startpos", DEFAULT_POSITIONS[0].1).unwrap();
+        let result = measure(&position, 3);
+        // perft(2) = 400 = 20^2, perft(3) = 8902 = 20.7^3.
+        assert_eq!(result.branching_factor(1), 20);
+        assert_eq!(result.branching_factor(2), 20);
+        assert_eq!(result.branching_factor(3), 21);
+        assert_eq!(result.root_moves, 20);
+    }
+}
