@@ -8,6 +8,7 @@ use std::time::Instant;
 use tabas::uci::send;
 
 const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdout
+       tabas --dev                the same, listing the Debug_* search switches as options
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
        tabas perft <depth> [fen]  move-generation count per root move
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
@@ -20,7 +21,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            tabas::uci::run();
+            tabas::uci::run(false);
+            ExitCode::SUCCESS
+        }
+        Some("--dev") => {
+            tabas::uci::run(true);
             ExitCode::SUCCESS
         }
         Some("bench") => {

@@ -45,14 +45,18 @@ fn send_error(e: impl std::fmt::Display) {
     send(&format!("info string error: {e}"));
 }
 
-/// Runs the UCI loop until `quit` or end of input.
-pub fn run() {
+/// Runs the UCI loop until `quit` or end of input. `dev_options`: list the
+/// `Debug_*` switches in the `uci` reply (for match runners that only set listed options).
+pub fn run(dev_options: bool) {
     let (tx, rx) = mpsc::channel::<Option<String>>();
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || read_lines(tx))
         .expect("spawn stdin reader");
-    let mut session = Session::default();
+    let mut session = Session {
+        dev_options,
+        ..Session::default()
+    };
     while let Ok(Some(line)) = rx.recv() {
         if !session.handle(&line) {
             break;
@@ -87,6 +91,7 @@ pub struct Session {
     engine: Engine,
     options: Options,
     debug: bool,
+    dev_options: bool,
 }
 
 impl Session {
@@ -108,7 +113,7 @@ impl Session {
                     env!("CARGO_PKG_VERSION")
                 ));
                 send(&format!("id author {ENGINE_AUTHOR}"));
-                for line in options::declarations() {
+                for line in options::declarations(self.dev_options) {
                     send(&line);
                 }
                 send("uciok");

@@ -46,9 +46,9 @@ pub enum OptionEffect {
     ClearHash,
 }
 
-/// The `option …` lines of the `uci` reply.
-pub fn declarations() -> Vec<String> {
-    vec![
+/// The `option …` lines of the `uci` reply; with `dev`, the `Debug_*` switches too.
+pub fn declarations(dev: bool) -> Vec<String> {
+    let mut lines = vec![
         format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
         format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
         format!(
@@ -57,21 +57,27 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
-    ]
+    ];
+    if dev {
+        for name in DEBUG_SWITCH_NAMES {
+            lines.push(format!("option name {name} type check default true"));
+        }
+    }
+    lines
 }
 
-/// The developer switches: option name and the search part it controls.
-const DEBUG_SWITCHES: [&str; 10] = [
-    "debug_aspiration",
-    "debug_pvs",
-    "debug_ttcutoffs",
-    "debug_killers",
-    "debug_history",
-    "debug_mvvlva",
-    "debug_nullmove",
-    "debug_quiescence",
-    "debug_lmr",
-    "debug_reversefutility",
+/// The developer switches, each turning one part of the search off for measurement.
+const DEBUG_SWITCH_NAMES: [&str; 10] = [
+    "Debug_Aspiration",
+    "Debug_PVS",
+    "Debug_TTCutoffs",
+    "Debug_Killers",
+    "Debug_History",
+    "Debug_MVVLVA",
+    "Debug_NullMove",
+    "Debug_Quiescence",
+    "Debug_LMR",
+    "Debug_ReverseFutility",
 ];
 
 fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut bool> {
@@ -138,7 +144,10 @@ impl Options {
                 self.chess960 = check(value, name)?;
                 Ok(OptionEffect::None)
             }
-            _ if DEBUG_SWITCHES.contains(&key.as_str()) => {
+            _ if DEBUG_SWITCH_NAMES
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&key)) =>
+            {
                 let on = check(value, name)?;
                 if let Some(switch) = switch_of(&mut self.search, &key) {
                     *switch = on;
@@ -182,7 +191,7 @@ mod tests {
     #[test]
     fn debug_switches_turn_search_parts_off() {
         let mut o = Options::default();
-        for name in DEBUG_SWITCHES {
+        for name in DEBUG_SWITCH_NAMES {
             o.set(name, Some("false")).unwrap();
         }
         let c = o.search;
@@ -202,7 +211,7 @@ mod tests {
 
     #[test]
     fn every_declared_option_is_settable() {
-        for line in declarations() {
+        for line in declarations(true) {
             let name = line
                 .trim_start_matches("option name ")
                 .split(" type ")
