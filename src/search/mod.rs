@@ -259,19 +259,8 @@ impl<'a> Searcher<'a> {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             score = self.aspiration(root, depth, score, report);
-            if self.stopped && depth > 1 {
-                // The interrupted iteration's line is still the best fully searched one
-                // (the root only takes a move whose search completed), so keep it.
-                if let Some(best) = self.pv[0][0] {
-                    result.best = Some(best);
-                    result.ponder = if self.pv_len[0] > 1 {
-                        self.pv[0][1]
-                    } else {
-                        None
-                    };
-                }
-                break;
-            }
+            // The root takes only moves whose search completed, so even an interrupted
+            // iteration's line is a fully searched one, at least as good as the last.
             if let Some(best) = self.pv[0][0] {
                 result.best = Some(best);
                 result.ponder = if self.pv_len[0] > 1 {
@@ -280,11 +269,11 @@ impl<'a> Searcher<'a> {
                     None
                 };
             }
-            result.score = score;
-            result.depth = depth;
             if self.stopped {
                 break;
             }
+            result.score = score;
+            result.depth = depth;
             if self.iteration_limit_reached(score) {
                 break;
             }
