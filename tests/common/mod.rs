@@ -781,23 +781,9 @@ pub fn mates_within_after(pos: &Chess, m: Move, n: u32) -> bool {
     })
 }
 
-/// Perft with shakmaty, as the reference count.
+/// Perft with shakmaty's own counter, as the reference count.
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut p = pos.clone();
-            p.play_unchecked(m);
-            perft(&p, depth - 1)
-        })
-        .sum()
+    shakmaty::perft(pos, depth)
 }
 
 // ---------------------------------------------------------------------------
