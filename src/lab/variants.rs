@@ -493,6 +493,14 @@ mod tests {
     use super::*;
     use crate::perft::perft;
 
+    /// A position from a FEN known to be valid.
+    fn chess(fen: &str) -> shakmaty::Chess {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    }
+
     #[test]
     fn each_variant_adds_one_feature() {
         let count = |v: Variant| {
@@ -528,17 +536,8 @@ mod tests {
 
     #[test]
     fn mate_and_stalemate_at_the_root() {
-        let mated: shakmaty::Chess =
-            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position(shakmaty::CastlingMode::Standard)
-                .unwrap();
-        let stalemate: shakmaty::Chess = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let mated = chess("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        let stalemate = chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
         for (pos, expected) in [(mated, score::mated_in(0)), (stalemate, DRAW)] {
             for v in Variant::ALL {
                 let outcome = run(v, &Board::new(pos.clone()), 2)[1];
@@ -550,12 +549,7 @@ mod tests {
     #[test]
     fn finds_mate_in_one_in_every_variant() {
         // White mates with Qh5xf7 (Scholar's mate).
-        let pos: shakmaty::Chess =
-            "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position(shakmaty::CastlingMode::Standard)
-                .unwrap();
+        let pos = chess("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
         for v in Variant::ALL {
             let outcomes = run(v, &Board::new(pos.clone()), 3);
             assert_eq!(outcomes[1].value, score::mate_in(1), "{} depth 2", v.name());
@@ -568,12 +562,7 @@ mod tests {
     /// cannot see a missing `to_tt`/`from_tt`: probe at another ply directly.
     #[test]
     fn table_entries_keep_mate_distance_across_plies() {
-        let pos: shakmaty::Chess =
-            "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
-                .parse::<shakmaty::fen::Fen>()
-                .unwrap()
-                .into_position(shakmaty::CastlingMode::Standard)
-                .unwrap();
+        let pos = chess("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
         let board = Board::new(pos);
         let mut searcher = Searcher::new(Variant::AlphaBetaTt.features());
         let at_root = searcher.negamax(&board, 2, -INFINITY, INFINITY, 0, true);

@@ -708,28 +708,20 @@ pub fn check_info_opt(eng: &Engine, pos: &Chess, line: &str, mode: Option<Castli
         return info;
     }
     if info.score.is_some() {
-        let mut missing = Vec::new();
-        if info.depth.is_none() {
-            missing.push("depth");
-        }
-        if info.seldepth.is_none() {
-            missing.push("seldepth");
-        }
-        if info.nodes.is_none() {
-            missing.push("nodes");
-        }
-        if info.nps.is_none() {
-            missing.push("nps");
-        }
-        if info.hashfull.is_none() {
-            missing.push("hashfull");
-        }
-        if info.time.is_none() {
-            missing.push("time");
-        }
-        if info.pv.is_none() {
-            missing.push("pv");
-        }
+        let fields = [
+            ("depth", info.depth.is_some()),
+            ("seldepth", info.seldepth.is_some()),
+            ("nodes", info.nodes.is_some()),
+            ("nps", info.nps.is_some()),
+            ("hashfull", info.hashfull.is_some()),
+            ("time", info.time.is_some()),
+            ("pv", info.pv.is_some()),
+        ];
+        let missing: Vec<&str> = fields
+            .iter()
+            .filter(|(_, present)| !present)
+            .map(|(name, _)| *name)
+            .collect();
         if !missing.is_empty() {
             eng.fail(&format!("info line {line:?} lacks {}", missing.join(", ")));
         }
