@@ -35,6 +35,8 @@ pub struct Engine {
     pending_hash_mb: Option<usize>,
     pending_clear: bool,
     running: Option<RunningSearch>,
+    /// Old tables being given back to the OS (see `free_in_background`).
+    freeing: Vec<JoinHandle<()>>,
 }
 
 impl Default for Engine {
@@ -55,6 +57,7 @@ impl Engine {
             pending_hash_mb: None,
             pending_clear: false,
             running: None,
+            freeing: Vec::new(),
         }
     }
 
@@ -103,9 +106,10 @@ impl Engine {
         move_overhead_ms: u64,
         mut sink: EventSink,
     ) {
+        // The GUI's clock runs from `go`: so does ours, whatever comes before the search.
+        let control = Arc::new(Control::new(limits.ponder));
         self.stop();
         self.apply_pending();
-        let control = Arc::new(Control::new(limits.ponder));
         let tt = Arc::clone(&self.tt);
         let board = self.board.clone();
         let history = self.history.clone();
@@ -179,15 +183,19 @@ impl Engine {
     }
 
     fn resize(&mut self, mb: usize) -> bool {
-        // Free the old table first, so that old and new never need memory together.
-        let old_mb = self.tt.size_mb().max(1);
-        self.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
-        match TranspositionTable::new(mb) {
+        let tt = TranspositionTable::new(mb).or_else(|| {
+            // Perhaps old and new do not fit together: free the old one first.
+            self.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
+            TranspositionTable::new(mb)
+        });
+        match tt {
             Some(tt) => {
-                self.tt = Arc::new(tt);
+                let old = std::mem::replace(&mut self.tt, Arc::new(tt));
+                self.free_in_background(old);
                 true
             }
             None => {
+                let old_mb = self.tt.size_mb().max(1);
                 if let Some(tt) = TranspositionTable::new(old_mb) {
                     self.tt = Arc::new(tt);
                 }
@@ -224,6 +232,38 @@ impl Engine {
         }
         if std::mem::take(&mut self.pending_clear) {
             self.clear_hash();
+        }
+    }
+
+    /// Giving a large table back to the OS takes time (about 0.1 s for 4 GB that was
+    /// used, and page faults wait meanwhile): a thread of its own does it, a segment at
+    /// a time, so that the next search is neither delayed nor stalled.
+    fn free_in_background(&mut self, tt: Arc<TranspositionTable>) {
+        if tt.size_mb() < 64 {
+            return; // cheap: dropped here
+        }
+        self.freeing.retain(|h| !h.is_finished());
+        let spawned = std::thread::Builder::new()
+            .name("free-table".into())
+            .spawn(move || {
+                if let Ok(tt) = Arc::try_unwrap(tt) {
+                    tt.free_gradually();
+                }
+            });
+        match spawned {
+            Ok(handle) => self.freeing.push(handle),
+            Err(e) => log::warn!("could not free the old table in the background: {e}"),
+        }
+    }
+
+    /// `isready` while idle: finish the background work first, so that a search that
+    /// follows has the machine to itself (a GUI asks `isready` after `ucinewgame`).
+    /// While a search runs, nothing is waited for.
+    pub fn settle(&mut self) {
+        if !self.is_searching() {
+            for handle in self.freeing.drain(..) {
+                let _ = handle.join();
+            }
         }
     }
 

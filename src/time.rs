@@ -1,9 +1,13 @@
-//! Turning the clock into two limits for one move.
+//! Turning the clock into limits for one move.
 //!
-//! * soft: do not start another iteration past it (the next one would likely not finish);
-//! * hard: the search returns at once when it is reached (checked every few thousand nodes).
+//! * soft: checked between iterations; no new iteration starts past it. It is a target
+//!   (`optimum`) scaled by how the search is going: less when the best move is stable,
+//!   takes most of the effort and the score holds; more when the best move keeps
+//!   changing or the score drops.
+//! * hard: the search returns at once when it is reached (checked every 1024 nodes).
 //!
 //! Times are measured from the moment the clock starts: `go`, or `ponderhit` when pondering.
+//! `Move Overhead` and a small safety reserve are never planned for.
 
 use std::time::Duration;
 
@@ -16,52 +20,181 @@ pub struct Clock {
     pub movetime: Option<u64>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeLimits {
-    pub soft: Duration,
-    pub hard: Duration,
+/// How the clock is spent: `Adaptive` (the default) or the fixed share of the first
+/// version (`Simple`, kept behind `Debug_TimeManager` to measure against).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Policy {
+    #[default]
+    Adaptive,
+    Simple,
 }
 
-/// Moves we assume are still to be played when the GUI does not say.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-/// Never plan to use more than this fraction (1/n) of the remaining clock on one move.
-const HARD_FRACTION_OF_CLOCK: u64 = 4;
-/// The hard limit may exceed the soft one by this factor.
-const HARD_OVER_SOFT: u64 = 4;
+/// How the search is going, after a completed iteration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Completed iterations in a row that ended with the same best move (0: it just changed).
+    pub stable_iterations: u32,
+    /// Score a few iterations ago minus the score now (centipawns; > 0: it dropped).
+    pub score_drop: i32,
+    /// Share of the last iteration's root nodes spent below the best move (0..=1).
+    pub best_move_effort: f64,
+}
+
+// Every number of the time manager. `usable` below is the clock minus `Move Overhead`
+// minus `SAFETY_MS`.
+
 /// Kept in reserve whatever happens, on top of `Move Overhead` (ms).
 const SAFETY_MS: u64 = 5;
 /// The least time we will think, so that a move always comes out (ms).
 const MIN_THINK_MS: u64 = 1;
+/// Simple rule: moves assumed still to come when the GUI does not say...
+const SIMPLE_MOVES_TO_GO: u64 = 30;
+/// ...the hard limit may exceed the soft one by this factor...
+const SIMPLE_HARD_OVER_SOFT: u64 = 4;
+/// ...and is at most 1/n of the usable clock.
+const SIMPLE_HARD_FRACTION: u64 = 4;
+/// Adaptive: moves assumed still to come in sudden death.
+const MOVES_TO_GO_ESTIMATE: u64 = 25;
+/// Adaptive: a `movestogo` beyond this is read as this (the far future is uncertain).
+const MOVES_TO_GO_MAX: u64 = 50;
+/// Adaptive: share of the increment planned for each move (per mille).
+const INCREMENT_SHARE_PERMILLE: u64 = 800;
+/// Adaptive: the hard limit is at most this multiple of the optimum...
+const HARD_OVER_OPTIMUM: u64 = 5;
+/// ...and at most this share of the usable clock (per mille), plus 1/movestogo of it,
+/// capped at `HARD_SHARE_MAX_PERMILLE`: one move never gambles the game.
+const HARD_SHARE_PERMILLE: u64 = 250;
+const HARD_SHARE_MAX_PERMILLE: u64 = 750;
+/// Stability: the soft limit is scaled by `STABILITY_BASE - STABILITY_STEP * n` after
+/// n iterations with the same best move (n counted up to `STABILITY_MAX`).
+const STABILITY_BASE: f64 = 1.30;
+const STABILITY_STEP: f64 = 0.06;
+const STABILITY_MAX: u32 = 10;
+/// Score drop: +`SCORE_DROP_PER_CP` per centipawn lost, within these bounds.
+const SCORE_DROP_PER_CP: f64 = 0.012;
+const SCORE_FACTOR_MIN: f64 = 0.85;
+const SCORE_FACTOR_MAX: f64 = 1.60;
+/// Effort: scaled by `EFFORT_OFFSET + EFFORT_WEIGHT * (1 - share of nodes on the best move)`,
+/// within these bounds (a best move that takes nearly all the effort is clear).
+const EFFORT_OFFSET: f64 = 0.40;
+const EFFORT_WEIGHT: f64 = 2.00;
+const EFFORT_FACTOR_MIN: f64 = 0.50;
+const EFFORT_FACTOR_MAX: f64 = 2.00;
 
-/// The limits for one move, or `None` when the search has no clock (depth, nodes, infinite).
-pub fn limits(clock: &Clock, move_overhead_ms: u64) -> Option<TimeLimits> {
-    if let Some(movetime) = clock.movetime {
-        let t = movetime.saturating_sub(move_overhead_ms).max(MIN_THINK_MS);
-        let d = Duration::from_millis(t);
-        return Some(TimeLimits { soft: d, hard: d });
+/// The time plan for one move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeManager {
+    /// What a normal move should take.
+    optimum: Duration,
+    /// Never more than this.
+    hard: Duration,
+    /// `movetime`, or the simple rule: the soft limit does not move with the search.
+    fixed_soft: bool,
+}
+
+impl TimeManager {
+    /// The plan for one move, or `None` when the search has no clock (depth, nodes, infinite).
+    pub fn new(clock: &Clock, move_overhead_ms: u64, policy: Policy) -> Option<TimeManager> {
+        if let Some(movetime) = clock.movetime {
+            let t =
+                Duration::from_millis(movetime.saturating_sub(move_overhead_ms).max(MIN_THINK_MS));
+            return Some(TimeManager {
+                optimum: t,
+                hard: t,
+                fixed_soft: true,
+            });
+        }
+        let left = clock.time_left?;
+        let usable = left
+            .saturating_sub(move_overhead_ms)
+            .saturating_sub(SAFETY_MS)
+            .max(MIN_THINK_MS);
+        let (optimum, hard) = match policy {
+            Policy::Simple => simple(usable, clock),
+            Policy::Adaptive => adaptive(usable, clock),
+        };
+        let optimum = optimum.clamp(MIN_THINK_MS, usable);
+        let hard = hard.clamp(optimum, usable);
+        Some(TimeManager {
+            optimum: Duration::from_millis(optimum),
+            hard: Duration::from_millis(hard),
+            fixed_soft: policy == Policy::Simple,
+        })
     }
-    let left = clock.time_left?;
-    // What we may spend at most: the clock minus overhead and a safety reserve.
-    let usable = left
-        .saturating_sub(move_overhead_ms)
-        .saturating_sub(SAFETY_MS)
-        .max(MIN_THINK_MS);
-    let moves_to_go = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| {
-        (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
+
+    /// The search returns at once when this much time has passed.
+    pub fn hard(&self) -> Duration {
+        self.hard
+    }
+
+    pub fn optimum(&self) -> Duration {
+        self.optimum
+    }
+
+    /// No new iteration starts past this.
+    pub fn soft(&self, progress: &Progress) -> Duration {
+        if self.fixed_soft {
+            return self.optimum;
+        }
+        let stability =
+            STABILITY_BASE - STABILITY_STEP * progress.stable_iterations.min(STABILITY_MAX) as f64;
+        let score = (1.0 + SCORE_DROP_PER_CP * progress.score_drop as f64)
+            .clamp(SCORE_FACTOR_MIN, SCORE_FACTOR_MAX);
+        let effort = (EFFORT_OFFSET + EFFORT_WEIGHT * (1.0 - progress.best_move_effort))
+            .clamp(EFFORT_FACTOR_MIN, EFFORT_FACTOR_MAX);
+        self.optimum
+            .mul_f64(stability * score * effort)
+            .min(self.hard)
+    }
+
+    /// One legal move: nothing to think about.
+    pub fn answer_now(&mut self) {
+        self.optimum = Duration::ZERO;
+        self.hard = Duration::ZERO;
+        self.fixed_soft = true;
+    }
+}
+
+/// The rule of the first version: a 1/30 share (or 1/movestogo) plus ¾ of the increment;
+/// hard = 4 × soft, at most a quarter of the clock (all of it on the last move of a period).
+fn simple(usable: u64, clock: &Clock) -> (u64, u64) {
+    let moves_to_go = clock.moves_to_go.map_or(SIMPLE_MOVES_TO_GO, |m| {
+        (m as u64).clamp(1, SIMPLE_MOVES_TO_GO)
     });
-    let soft = (usable / moves_to_go)
-        .saturating_add(clock.increment / 4 * 3)
-        .min(usable);
+    let soft = (usable / moves_to_go).saturating_add(clock.increment / 4 * 3);
     let hard_cap = if moves_to_go == 1 {
         usable
     } else {
-        usable / HARD_FRACTION_OF_CLOCK
+        usable / SIMPLE_HARD_FRACTION
     };
-    let hard = soft.saturating_mul(HARD_OVER_SOFT).min(hard_cap).max(soft);
-    Some(TimeLimits {
-        soft: Duration::from_millis(soft.max(MIN_THINK_MS)),
-        hard: Duration::from_millis(hard.max(MIN_THINK_MS)),
-    })
+    (
+        soft,
+        soft.saturating_mul(SIMPLE_HARD_OVER_SOFT).min(hard_cap),
+    )
+}
+
+/// The adaptive plan: a share of what is left for the moves to come plus most of the
+/// increment; the hard limit a multiple of that, within a share of the clock that grows
+/// as the end of a period nears (time left at the end of a period is wasted).
+fn adaptive(usable: u64, clock: &Clock) -> (u64, u64) {
+    let moves_to_go = match clock.moves_to_go {
+        Some(m) => (m as u64).clamp(1, MOVES_TO_GO_MAX),
+        None => MOVES_TO_GO_ESTIMATE,
+    };
+    let increment = clock.increment.saturating_mul(INCREMENT_SHARE_PERMILLE) / 1000;
+    // With a period ending, keep a move's share in hand: (movestogo + 1).
+    let share = if clock.moves_to_go.is_some() {
+        usable / (moves_to_go + 1)
+    } else {
+        usable / moves_to_go
+    };
+    let optimum = share.saturating_add(increment);
+    let hard_share = (HARD_SHARE_PERMILLE + 1000 / moves_to_go).min(HARD_SHARE_MAX_PERMILLE);
+    let hard_cap = usable / 1000 * hard_share + usable % 1000 * hard_share / 1000;
+    (
+        optimum,
+        optimum.saturating_mul(HARD_OVER_OPTIMUM).min(hard_cap),
+    )
 }
 
 #[cfg(test)]
@@ -77,26 +210,57 @@ mod tests {
         }
     }
 
+    fn calm() -> Progress {
+        Progress {
+            stable_iterations: 10,
+            score_drop: 0,
+            best_move_effort: 0.95,
+        }
+    }
+
+    fn troubled() -> Progress {
+        Progress {
+            stable_iterations: 0,
+            score_drop: 60,
+            best_move_effort: 0.2,
+        }
+    }
+
     #[test]
-    fn no_clock_means_no_limits() {
-        assert_eq!(limits(&Clock::default(), 10), None);
+    fn no_clock_means_no_plan() {
+        for policy in [Policy::Adaptive, Policy::Simple] {
+            assert_eq!(TimeManager::new(&Clock::default(), 10, policy), None);
+        }
     }
 
     #[test]
     fn never_plans_past_the_clock() {
-        for left in [0, 1, 5, 30, 50, 100, 1_000, 60_000, u64::MAX / 2] {
-            for inc in [0, 10, 1_000, 100_000] {
-                for mtg in [None, Some(1), Some(2), Some(40), Some(0)] {
-                    let l = limits(&clock(left, inc, mtg), 10).unwrap();
-                    assert!(l.soft <= l.hard, "{left} {inc} {mtg:?}");
-                    let cap = left.saturating_sub(10 + SAFETY_MS).max(MIN_THINK_MS);
-                    assert!(
-                        l.hard.as_millis() as u64 <= cap,
-                        "{left} {inc} {mtg:?}: {l:?}"
-                    );
+        for policy in [Policy::Adaptive, Policy::Simple] {
+            for left in [0, 1, 5, 30, 50, 100, 1_000, 60_000, u64::MAX / 2] {
+                for inc in [0, 10, 1_000, 100_000] {
+                    for mtg in [None, Some(1), Some(2), Some(40), Some(0), Some(u32::MAX)] {
+                        let tm = TimeManager::new(&clock(left, inc, mtg), 10, policy).unwrap();
+                        let cap = left.saturating_sub(10 + SAFETY_MS).max(MIN_THINK_MS);
+                        let ctx = format!("{policy:?} {left} {inc} {mtg:?}: {tm:?}");
+                        assert!(tm.hard.as_millis() as u64 <= cap, "{ctx}");
+                        assert!(tm.optimum <= tm.hard, "{ctx}");
+                        for p in [calm(), troubled()] {
+                            assert!(tm.soft(&p) <= tm.hard, "{ctx}");
+                        }
+                    }
                 }
             }
         }
+    }
+
+    #[test]
+    fn one_move_never_gambles_the_game() {
+        // Sudden death: at most a quarter of the clock plus 1/25 of it.
+        let tm = TimeManager::new(&clock(10_000, 0, None), 0, Policy::Adaptive).unwrap();
+        assert!(tm.hard <= Duration::from_millis(2_900), "{tm:?}");
+        // Last move before the time control: at most three quarters.
+        let tm = TimeManager::new(&clock(10_000, 0, Some(1)), 0, Policy::Adaptive).unwrap();
+        assert!(tm.hard <= Duration::from_millis(7_500), "{tm:?}");
     }
 
     #[test]
@@ -105,14 +269,36 @@ mod tests {
             movetime: Some(1000),
             ..Clock::default()
         };
-        let l = limits(&c, 30).unwrap();
-        assert_eq!(l.hard, Duration::from_millis(970));
+        let tm = TimeManager::new(&c, 30, Policy::Adaptive).unwrap();
+        assert_eq!(tm.hard(), Duration::from_millis(970));
+        assert_eq!(tm.soft(&troubled()), Duration::from_millis(970));
     }
 
     #[test]
     fn spends_a_share_of_the_clock() {
-        let l = limits(&clock(60_000, 0, None), 10).unwrap();
-        assert!(l.soft >= Duration::from_millis(1_000));
-        assert!(l.soft <= Duration::from_millis(3_000));
+        for policy in [Policy::Adaptive, Policy::Simple] {
+            let tm = TimeManager::new(&clock(60_000, 0, None), 10, policy).unwrap();
+            assert!(tm.optimum >= Duration::from_millis(1_000), "{tm:?}");
+            assert!(tm.optimum <= Duration::from_millis(3_000), "{tm:?}");
+        }
+    }
+
+    #[test]
+    fn a_troubled_search_gets_more_time_than_a_calm_one() {
+        let tm = TimeManager::new(&clock(60_000, 600, None), 10, Policy::Adaptive).unwrap();
+        let (easy, hard) = (tm.soft(&calm()), tm.soft(&troubled()));
+        assert!(easy < tm.optimum, "{easy:?} {tm:?}");
+        assert!(hard > tm.optimum, "{hard:?} {tm:?}");
+        // The simple rule ignores the search.
+        let tm = TimeManager::new(&clock(60_000, 600, None), 10, Policy::Simple).unwrap();
+        assert_eq!(tm.soft(&calm()), tm.soft(&troubled()));
+    }
+
+    #[test]
+    fn answer_now_means_zero() {
+        let mut tm = TimeManager::new(&clock(60_000, 0, None), 10, Policy::Adaptive).unwrap();
+        tm.answer_now();
+        assert_eq!(tm.hard(), Duration::ZERO);
+        assert_eq!(tm.soft(&troubled()), Duration::ZERO);
     }
 }

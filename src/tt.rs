@@ -68,8 +68,79 @@ struct Bucket {
 }
 
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    /// The buckets, in segments of `SEGMENT_BUCKETS` (the last may be shorter).
+    segments: Vec<ZeroedBuckets>,
+    /// Buckets in all.
+    len: usize,
     generation: AtomicU8,
+}
+
+/// Buckets per segment: 64 MB. Above glibc's largest `mmap` threshold (32 MB), so
+/// each segment is mapped fresh (zero pages, handed out lazily) and unmapped when
+/// freed; and small enough that unmapping one blocks a searching thread's page
+/// faults for a millisecond or two at most (see `free_gradually`).
+const SEGMENT_SHIFT: u32 = 20;
+const SEGMENT_BUCKETS: usize = 1 << SEGMENT_SHIFT;
+
+/// The table's memory: zeroed buckets, 64-byte aligned, obtained so that the OS hands
+/// out the zero pages lazily (`calloc` of fresh memory maps it without writing it).
+/// `alloc_zeroed` with the bucket's 64-byte alignment would instead write every byte
+/// (about 1.5 s for 4 GB) before the search could start, so the block is asked for with
+/// the allocator's natural alignment, 64 bytes larger, and the buckets start at the
+/// first 64-byte boundary inside it.
+struct ZeroedBuckets {
+    block: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    first: *const Bucket,
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics only; the block is owned and freed once, in `drop`.
+unsafe impl Send for ZeroedBuckets {}
+unsafe impl Sync for ZeroedBuckets {}
+
+impl ZeroedBuckets {
+    fn new(count: usize) -> Option<ZeroedBuckets> {
+        const ALIGN: usize = std::mem::align_of::<Bucket>();
+        let bytes = count
+            .checked_mul(std::mem::size_of::<Bucket>())?
+            .checked_add(ALIGN)?;
+        let layout = std::alloc::Layout::from_size_align(bytes, 16).ok()?;
+        // SAFETY: the layout has a non-zero size; a null pointer (refused) is handled.
+        let block = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        let offset = block.as_ptr().align_offset(ALIGN);
+        if offset >= ALIGN {
+            // SAFETY: allocated just above with this layout.
+            unsafe { std::alloc::dealloc(block.as_ptr(), layout) };
+            return None;
+        }
+        // SAFETY: offset < ALIGN, so `count` buckets fit after it inside the block.
+        let first = unsafe { block.as_ptr().add(offset) } as *const Bucket;
+        Some(ZeroedBuckets {
+            block,
+            layout,
+            first,
+            len: count,
+        })
+    }
+}
+
+impl std::ops::Deref for ZeroedBuckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` is 64-byte aligned and `len` zeroed buckets lie within the
+        // block, which lives as long as `self`; all-zero bytes are a valid (empty)
+        // bucket, since a bucket is atomics only.
+        unsafe { std::slice::from_raw_parts(self.first, self.len) }
+    }
+}
+
+impl Drop for ZeroedBuckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed only here.
+        unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) };
+    }
 }
 
 fn pack(e: &Entry, generation: u8) -> u64 {
@@ -101,32 +172,37 @@ impl TranspositionTable {
     /// Returns `None` when the memory cannot be had, so the caller keeps its old table.
     pub fn new(mb: usize) -> Option<TranspositionTable> {
         let bytes = mb.checked_mul(1024 * 1024)?;
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
-        // SAFETY: a bucket is atomics only, for which all-zero bytes are a valid
-        // (empty) value; the pointer is checked, and `Box` frees it with the same layout.
-        // Zeroed allocation lets the OS hand out pages lazily, so a large table
-        // costs nothing until used, and a request the OS refuses returns null here.
-        let buckets = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-            if ptr.is_null() {
-                return None;
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
-        };
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut segments = Vec::with_capacity(len.div_ceil(SEGMENT_BUCKETS));
+        let mut left = len;
+        while left > 0 {
+            let count = left.min(SEGMENT_BUCKETS);
+            segments.push(ZeroedBuckets::new(count)?);
+            left -= count;
+        }
         Some(TranspositionTable {
-            buckets,
+            segments,
+            len,
             generation: AtomicU8::new(0),
         })
     }
 
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+        self.len * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Forgets everything (`ucinewgame`, `Clear Hash`).
+    /// Gives the memory back one segment at a time with a pause after each, so that
+    /// a search running meanwhile (on a new table) is never held up for long.
+    pub fn free_gradually(self) {
+        for segment in self.segments {
+            drop(segment);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// Forgets everything (`Clear Hash` when a new table cannot be had).
     pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
+        for bucket in self.segments.iter().flat_map(|s| s.iter()) {
             for slot in &bucket.slots {
                 slot.check.store(0, Ordering::Relaxed);
                 slot.data.store(0, Ordering::Relaxed);
@@ -145,8 +221,8 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key uniformly onto any table length.
-        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let index = ((key as u128 * self.len as u128) >> 64) as usize;
+        &self.segments[index >> SEGMENT_SHIFT][index & (SEGMENT_BUCKETS - 1)]
     }
 
     /// Prefetch-free probe: the entry stored for `key`, if any.
@@ -206,9 +282,10 @@ impl TranspositionTable {
     /// Permille of entries written during the current search, sampled (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.buckets.len().min(250);
+        let first = &self.segments[0];
+        let sample = first.len().min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
+        for bucket in &first[..sample] {
             for slot in &bucket.slots {
                 let data = slot.data.load(Ordering::Relaxed);
                 if unpack(data).is_some() && age_of(data) == generation {
@@ -281,5 +358,30 @@ mod tests {
     #[test]
     fn absurd_size_is_refused_not_fatal() {
         assert!(TranspositionTable::new(usize::MAX / 2).is_none());
+    }
+
+    #[test]
+    fn a_table_of_several_segments_uses_all_of_them() {
+        // 80 MB: a full 64 MB segment and a shorter one.
+        let tt = TranspositionTable::new(80).unwrap();
+        assert_eq!(tt.segments.len(), 2);
+        assert_eq!(tt.size_mb(), 80);
+        let mut key = 0x9E37_79B9_7F4A_7C15u64;
+        let mut keys = Vec::new();
+        for depth in 0..2000 {
+            key = key
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            tt.store(key, entry(depth % 100, 5, Bound::Lower));
+            keys.push(key);
+        }
+        let mut seen = [false; 2];
+        for &k in &keys {
+            let index = ((k as u128 * tt.len as u128) >> 64) as usize;
+            seen[index >> SEGMENT_SHIFT] = true;
+            assert!(tt.probe(k).is_some());
+        }
+        assert_eq!(seen, [true, true]);
+        tt.free_gradually();
     }
 }

@@ -282,6 +282,23 @@ fn clock_of_the_side_to_move_is_used() {
 }
 
 #[test]
+fn one_legal_move_is_played_after_one_iteration() {
+    let mut e = ready_engine();
+    // White: Kh1, only Kg1 is legal (the rook holds the second rank).
+    let fen = "k7/8/8/8/8/8/r7/7K w - - 0 1";
+    let pos = parse_fen(fen);
+    e.send(&format!("position fen {fen}"));
+    let r = e.go_checked("go wtime 60000 btime 60000", &pos, STD, PROMPT);
+    if r.best.map(|m| m.to().to_string()) != Some("g1".to_string()) {
+        e.fail("expected bestmove h1g1");
+    }
+    if r.infos.iter().any(|l| l.starts_with("info depth 2 ")) {
+        e.fail("searched past depth 1 with one legal move and a clock");
+    }
+    e.quit();
+}
+
+#[test]
 fn searchmoves_restricts_the_root() {
     let mut e = ready_engine();
     e.send("position startpos");

@@ -160,6 +160,7 @@ impl Searcher<'_> {
         self.keys.push(board.key());
         while let Some(m) = picker.next() {
             let child = board.play(m);
+            let nodes_before = self.nodes;
 
             let gives_check = child.in_check();
 
@@ -205,6 +206,9 @@ impl Searcher<'_> {
                 score
             };
             moves_searched += 1;
+            if root {
+                self.add_root_effort(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 self.keys.pop();
                 return 0;

@@ -14,7 +14,7 @@ mod quiescence;
 
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
-use crate::time::{self, Clock, TimeLimits};
+use crate::time::{Clock, Policy, Progress, TimeManager};
 use crate::tt::TranspositionTable;
 use ordering::{History, Killers, OrderingSwitches};
 use params::*;
@@ -36,6 +36,8 @@ pub struct SearchConfig {
     pub quiescence: bool,
     pub lmr: bool,
     pub reverse_futility: bool,
+    /// Adaptive time management (off: the fixed share of the first version).
+    pub adaptive_time: bool,
 }
 
 impl Default for SearchConfig {
@@ -51,6 +53,7 @@ impl Default for SearchConfig {
             quiescence: true,
             lmr: true,
             reverse_futility: true,
+            adaptive_time: true,
         }
     }
 }
@@ -157,7 +160,7 @@ pub struct Searcher<'a> {
     control: &'a Control,
     config: SearchConfig,
     limits: Limits,
-    time: Option<TimeLimits>,
+    time: Option<TimeManager>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -169,6 +172,8 @@ pub struct Searcher<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// The root's moves, restricted by `searchmoves`.
     root_moves: Vec<Move>,
+    /// Nodes spent below each root move (same order) in the current iteration.
+    root_effort: Vec<u64>,
 }
 
 impl<'a> Searcher<'a> {
@@ -179,10 +184,15 @@ impl<'a> Searcher<'a> {
         limits: Limits,
         move_overhead_ms: u64,
     ) -> Searcher<'a> {
+        let policy = if config.adaptive_time {
+            Policy::Adaptive
+        } else {
+            Policy::Simple
+        };
         let time = if limits.infinite {
             None
         } else {
-            time::limits(&limits.clock, move_overhead_ms)
+            TimeManager::new(&limits.clock, move_overhead_ms, policy)
         };
         Searcher {
             tt,
@@ -199,6 +209,7 @@ impl<'a> Searcher<'a> {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
+            root_effort: Vec::new(),
         }
     }
 
@@ -256,11 +267,18 @@ impl<'a> Searcher<'a> {
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH.min(MAX_PLY as i32 - 1));
         let mut score = 0;
+        // Completed iterations' scores, and how long the best move has stayed the same.
+        let mut scores: Vec<Score> = Vec::new();
+        let mut stable_iterations = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_effort.clear();
+            self.root_effort.resize(self.root_moves.len(), 0);
+            let nodes_before = self.nodes;
             score = self.aspiration(root, depth, score, report);
             // The root takes only moves whose search completed, so even an interrupted
             // iteration's line is a fully searched one, at least as good as the last.
+            let previous_best = result.best;
             if let Some(best) = self.pv[0][0] {
                 result.best = Some(best);
                 result.ponder = if self.pv_len[0] > 1 {
@@ -274,7 +292,24 @@ impl<'a> Searcher<'a> {
             }
             result.score = score;
             result.depth = depth;
-            if self.iteration_limit_reached(score) {
+            scores.push(score);
+            if depth > 1 && result.best == previous_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            if self.root_moves.len() == 1
+                && let Some(time) = &mut self.time
+            {
+                // One legal move: answer now (also right after a `ponderhit`).
+                time.answer_now();
+            }
+            let progress = Progress {
+                stable_iterations,
+                score_drop: score_drop(&scores),
+                best_move_effort: self.best_move_effort(result.best, self.nodes - nodes_before),
+            };
+            if self.iteration_limit_reached(score, &progress) {
                 break;
             }
         }
@@ -350,8 +385,24 @@ impl<'a> Searcher<'a> {
         });
     }
 
+    /// Share of an iteration's `total` root nodes that went below `best`.
+    fn best_move_effort(&self, best: Option<Move>, total: u64) -> f64 {
+        let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b));
+        match index {
+            Some(i) if total > 0 => self.root_effort[i] as f64 / total as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// Books the nodes spent below one root move.
+    pub(super) fn add_root_effort(&mut self, m: Move, nodes: u64) {
+        if let Some(i) = self.root_moves.iter().position(|&r| r == m) {
+            self.root_effort[i] += nodes;
+        }
+    }
+
     /// After a completed iteration: is there a reason not to start the next one?
-    fn iteration_limit_reached(&self, score: Score) -> bool {
+    fn iteration_limit_reached(&self, score: Score, progress: &Progress) -> bool {
         if let Some(mate) = self.limits.mate
             && score > 0
             && score::is_mate(score)
@@ -362,12 +413,8 @@ impl<'a> Searcher<'a> {
         if self.limits.infinite || self.control.is_pondering() {
             return false;
         }
-        if self.root_moves.len() == 1 && self.time.is_some() {
-            // One legal move: nothing to think about.
-            return true;
-        }
         self.time
-            .is_some_and(|t| self.control.clock_elapsed() >= t.soft)
+            .is_some_and(|t| self.control.clock_elapsed() >= t.soft(progress))
     }
 
     /// Counts a node and, every few thousand, looks at the stop flag and the clock.
@@ -382,7 +429,7 @@ impl<'a> Searcher<'a> {
         }
         if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
             let out_of_time = self.time.is_some_and(|t| {
-                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard
+                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
             });
             if self.control.is_stopped() || out_of_time {
                 self.stopped = true;
@@ -412,6 +459,15 @@ impl<'a> Searcher<'a> {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len + 1;
+    }
+}
+
+/// How much the score fell over the last iterations (compared with two iterations
+/// back, so that odd and even depths are compared with their own kind).
+fn score_drop(scores: &[Score]) -> i32 {
+    match scores {
+        [.., before, _, now] if !score::is_mate(*before) && !score::is_mate(*now) => before - now,
+        _ => 0,
     }
 }
 

@@ -3,7 +3,7 @@
 //! | command | reply |
 //! | --- | --- |
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
-//! | `isready` | `readyok` (at once, also while searching) |
+//! | `isready` | `readyok` (at once while searching; when idle, after freeing an old table) |
 //! | `setoption name N [value V]` | nothing, or `info string error: …` |
 //! | `ucinewgame` | nothing (clears the table) |
 //! | `position startpos\|fen F [moves …]` | nothing, or an error and the old position stays |
@@ -119,7 +119,10 @@ impl Session {
                 send("uciok");
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => send("readyok"),
+            Command::IsReady => {
+                self.engine.settle();
+                send("readyok");
+            }
             Command::Register => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => self.engine.new_game(),

@@ -67,7 +67,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
 }
 
 /// The developer switches, each turning one part of the search off for measurement.
-const DEBUG_SWITCH_NAMES: [&str; 10] = [
+const DEBUG_SWITCH_NAMES: [&str; 11] = [
     "Debug_Aspiration",
     "Debug_PVS",
     "Debug_TTCutoffs",
@@ -78,6 +78,7 @@ const DEBUG_SWITCH_NAMES: [&str; 10] = [
     "Debug_Quiescence",
     "Debug_LMR",
     "Debug_ReverseFutility",
+    "Debug_TimeManager",
 ];
 
 fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut bool> {
@@ -92,6 +93,7 @@ fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut boo
         "debug_quiescence" => &mut config.quiescence,
         "debug_lmr" => &mut config.lmr,
         "debug_reversefutility" => &mut config.reverse_futility,
+        "debug_timemanager" => &mut config.adaptive_time,
         _ => return None,
     })
 }
@@ -205,7 +207,8 @@ mod tests {
                 || c.null_move
                 || c.quiescence
                 || c.lmr
-                || c.reverse_futility)
+                || c.reverse_futility
+                || c.adaptive_time)
         );
     }
 
