@@ -13,14 +13,14 @@ import sys
 
 import chess.pgn
 
-TC = re.compile(r"^(?:(\d+)/)?([\d.]+)\+([\d.]+)$")
+TC = re.compile(r"^(?:(\d+)/)?([\d.]+)(?:\+([\d.]+))?$")
 ELAPSED = re.compile(r"([\d.]+)s\b")
 
 
 def replay(game):
     """Clock left (seconds) per colour at the end, the base, and the last full move."""
     moves_per_period, base, inc = TC.match(game.headers["TimeControl"]).groups()
-    base, inc = float(base), float(inc)
+    base, inc = float(base), float(inc or 0)
     period = int(moves_per_period) if moves_per_period else None
     clock = {chess.WHITE: base, chess.BLACK: base}
     made = {chess.WHITE: 0, chess.BLACK: 0}

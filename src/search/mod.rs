@@ -164,6 +164,8 @@ pub struct Searcher<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Set once depth 1 has completed.
+    first_iteration_done: bool,
     killers: Killers,
     history: Box<History>,
     /// Keys of the positions before the current node: game history, then the search path.
@@ -203,6 +205,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            first_iteration_done: false,
             killers: Killers::default(),
             history: Box::default(),
             keys: Vec::new(),
@@ -292,6 +295,7 @@ impl<'a> Searcher<'a> {
             }
             result.score = score;
             result.depth = depth;
+            self.first_iteration_done = true;
             scores.push(score);
             if depth > 1 && result.best == previous_best {
                 stable_iterations += 1;
@@ -428,9 +432,12 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
-            let out_of_time = self.time.is_some_and(|t| {
-                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
-            });
+            // The clock never interrupts the first iteration: it is what makes the move
+            // a searched one, and takes well under a millisecond.
+            let out_of_time = self.first_iteration_done
+                && self.time.is_some_and(|t| {
+                    !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
+                });
             if self.control.is_stopped() || out_of_time {
                 self.stopped = true;
             }
