@@ -53,10 +53,6 @@ const MOVE_LATENCY_MS: u64 = 5;
 /// ...it is kept in reserve for this many moves to come (at most the moves to go), so
 /// that a long game without increment does not bleed the clock to zero.
 const LATENCY_RESERVE_MOVES: u64 = 40;
-/// The least time we plan to think (ms). Zero is safe: the search always completes
-/// its first iteration (well under a millisecond), so a move always comes out, and
-/// on an almost empty clock every millisecond saved is one more move.
-const MIN_THINK_MS: u64 = 0;
 /// Simple rule: moves assumed still to come when the GUI does not say...
 const SIMPLE_MOVES_TO_GO: u64 = 30;
 /// ...the hard limit may exceed the soft one by this factor...
@@ -106,8 +102,7 @@ impl TimeManager {
     /// The plan for one move, or `None` when the search has no clock (depth, nodes, infinite).
     pub fn new(clock: &Clock, move_overhead_ms: u64, policy: Policy) -> Option<TimeManager> {
         if let Some(movetime) = clock.movetime {
-            let t =
-                Duration::from_millis(movetime.saturating_sub(move_overhead_ms).max(MIN_THINK_MS));
+            let t = Duration::from_millis(movetime.saturating_sub(move_overhead_ms));
             return Some(TimeManager {
                 optimum: t,
                 hard: t,
@@ -115,21 +110,23 @@ impl TimeManager {
             });
         }
         let left = clock.time_left?;
-        let future_moves = clock
-            .moves_to_go
-            .map_or(LATENCY_RESERVE_MOVES, |m| (m as u64).min(LATENCY_RESERVE_MOVES));
+        let future_moves = clock.moves_to_go.map_or(LATENCY_RESERVE_MOVES, |m| {
+            (m as u64).min(LATENCY_RESERVE_MOVES)
+        });
         let latency_reserve =
             future_moves.saturating_mul(MOVE_LATENCY_MS.saturating_sub(clock.increment));
         let usable = left
             .saturating_sub(move_overhead_ms)
             .saturating_sub(SAFETY_MS)
-            .saturating_sub(latency_reserve)
-            .max(MIN_THINK_MS);
+            .saturating_sub(latency_reserve);
         let (optimum, hard) = match policy {
             Policy::Simple => simple(usable, clock),
             Policy::Adaptive => adaptive(usable, clock),
         };
-        let optimum = optimum.clamp(MIN_THINK_MS, usable);
+        // The least planned thinking time is zero: the search always completes its
+        // first iteration (well under a millisecond), so a move always comes out,
+        // and on an almost empty clock every millisecond saved is one more move.
+        let optimum = optimum.min(usable);
         let hard = hard.clamp(optimum, usable);
         Some(TimeManager {
             optimum: Duration::from_millis(optimum),
@@ -256,7 +253,7 @@ mod tests {
                 for inc in [0, 10, 1_000, 100_000] {
                     for mtg in [None, Some(1), Some(2), Some(40), Some(0), Some(u32::MAX)] {
                         let tm = TimeManager::new(&clock(left, inc, mtg), 10, policy).unwrap();
-                        let cap = left.saturating_sub(10 + SAFETY_MS).max(MIN_THINK_MS);
+                        let cap = left.saturating_sub(10 + SAFETY_MS);
                         let ctx = format!("{policy:?} {left} {inc} {mtg:?}: {tm:?}");
                         assert!(tm.hard.as_millis() as u64 <= cap, "{ctx}");
                         assert!(tm.optimum <= tm.hard, "{ctx}");
@@ -287,7 +284,7 @@ mod tests {
         assert!(tm.hard <= Duration::from_millis(usable), "{tm:?}");
         // Below the reserve: the least thinking time, not the rest of the clock.
         let tm = TimeManager::new(&clock(200, 0, None), 10, Policy::Adaptive).unwrap();
-        assert_eq!(tm.hard, Duration::from_millis(MIN_THINK_MS));
+        assert_eq!(tm.hard, Duration::ZERO);
         // An increment that pays for the latency needs no reserve.
         let a = TimeManager::new(&clock(2_000, 10, None), 10, Policy::Adaptive).unwrap();
         let b = TimeManager::new(&clock(2_000, 0, None), 10, Policy::Adaptive).unwrap();
