@@ -187,9 +187,9 @@ const EG_PST: [[Score; 64]; 6] = [EG_PAWN, EG_KNIGHT, EG_BISHOP, EG_ROOK, EG_QUE
 /// A side has at most 16 pieces in a position shakmaty accepts (unless told
 /// to ignore too much material) and no table entry exceeds 1025 + 59 = 1084 in
 /// magnitude, so neither half of any partial sum can leave that range.
-type Packed = i32;
+pub(super) type Packed = i32;
 
-const fn pack(mg: Score, eg: Score) -> Packed {
+pub(super) const fn pack(mg: Score, eg: Score) -> Packed {
     (eg << 16) + mg
 }
 
@@ -236,9 +236,16 @@ const fn build_table() -> Table {
 
 static TABLE: Table = build_table();
 
-/// Static evaluation of `pos` in centipawns, from the side to move's point of
-/// view, tempo bonus included.
+/// The tables alone (see `evaluate_with`).
+#[cfg(test)]
 pub fn evaluate(pos: &Chess) -> Score {
+    evaluate_with(pos, 0)
+}
+
+/// Static evaluation of `pos` in centipawns, from the side to move's point of
+/// view, tempo bonus included: the tables plus `extra` (packed, White's view),
+/// blended by the game phase.
+pub fn evaluate_with(pos: &Chess, extra: Packed) -> Score {
     let board = pos.board();
 
     let mut sum: Packed = 0;
@@ -251,6 +258,8 @@ pub fn evaluate(pos: &Chess) -> Score {
             }
         }
     }
+
+    sum += extra;
 
     let phase = (PHASE_WEIGHT[1] * board.knights().count() as i32
         + PHASE_WEIGHT[2] * board.bishops().count() as i32
@@ -350,6 +359,19 @@ mod tests {
             let m = mirrored(&p);
             assert_ne!(p.turn(), m.turn());
             assert_eq!(evaluate(&p), evaluate(&m), "{fen} vs its mirror");
+        }
+    }
+
+    #[test]
+    fn full_evaluation_is_colour_symmetric() {
+        for fen in FENS {
+            let p = pos(fen);
+            let m = mirrored(&p);
+            assert_eq!(
+                crate::eval::evaluate(&p),
+                crate::eval::evaluate(&m),
+                "{fen}"
+            );
         }
     }
 
