@@ -140,10 +140,6 @@ impl TimeManager {
         self.hard
     }
 
-    pub fn optimum(&self) -> Duration {
-        self.optimum
-    }
-
     /// No new iteration starts past this.
     pub fn soft(&self, progress: &Progress) -> Duration {
         if self.fixed_soft {

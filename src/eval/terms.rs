@@ -117,9 +117,8 @@ fn side(board: &Board, color: Color) -> Packed {
     }
 
     for sq in our_pawns {
-        if (front_span(color, sq) & their_pawns).is_empty()
-            && (front_span(color, sq) & file_mask(sq) & our_pawns).is_empty()
-        {
+        let span = front_span(color, sq);
+        if (span & their_pawns).is_empty() && (span & file_mask(sq) & our_pawns).is_empty() {
             let rank = sq.to_usize() / 8;
             let relative = if color == Color::White {
                 rank
