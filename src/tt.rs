@@ -237,7 +237,7 @@ impl TranspositionTable {
         None
     }
 
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, entry: Entry, rule: Replacement) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
@@ -254,7 +254,7 @@ impl TranspositionTable {
                         entry.packed_move = old.packed_move;
                     }
                     if entry.bound != Bound::Exact
-                        && old.depth > entry.depth + 3
+                        && old.depth > entry.depth + rule.keep_deeper_by
                         && age_of(data) == generation
                     {
                         return;
@@ -268,7 +268,7 @@ impl TranspositionTable {
                 None => i32::MIN,
                 Some(old) => {
                     let age = (generation.wrapping_sub(age_of(data)) & AGE_MASK) as i32;
-                    old.depth - 8 * age
+                    old.depth - rule.age_weight * age
                 }
             };
             if worth < victim_worth {
@@ -297,6 +297,15 @@ impl TranspositionTable {
     }
 }
 
+/// The numbers of the replacement rule (the search's tunables decide them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// An entry of an older search counts as this many plies shallower per search of age.
+    pub age_weight: i32,
+    /// A non-exact entry of the same position is kept when it is deeper than the new one by more than this.
+    pub keep_deeper_by: i32,
+}
+
 fn write(slot: &Slot, key: u64, entry: &Entry, generation: u8) {
     let data = pack(entry, generation);
     slot.data.store(data, Ordering::Relaxed);
@@ -317,11 +326,16 @@ mod tests {
         }
     }
 
+    const RULE: Replacement = Replacement {
+        age_weight: 8,
+        keep_deeper_by: 3,
+    };
+
     #[test]
     fn store_then_probe_round_trips() {
         let tt = TranspositionTable::new(1).unwrap();
         let e = entry(9, -30_500, Bound::Lower);
-        tt.store(0xdead_beef_1234_5678, e);
+        tt.store(0xdead_beef_1234_5678, e, RULE);
         assert_eq!(tt.probe(0xdead_beef_1234_5678), Some(e));
         assert_eq!(tt.probe(0xdead_beef_1234_5679), None);
         tt.clear();
@@ -333,9 +347,9 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         // Keys that share a bucket: same high bits select the bucket.
         let keys: Vec<u64> = (0..6u64).map(|i| 0x8000_0000_0000_0000 | i).collect();
-        tt.store(keys[0], entry(20, 1, Bound::Exact));
+        tt.store(keys[0], entry(20, 1, Bound::Exact), RULE);
         for (i, &k) in keys[1..].iter().enumerate() {
-            tt.store(k, entry(1 + i as i32 % 2, 2, Bound::Upper));
+            tt.store(k, entry(1 + i as i32 % 2, 2, Bound::Upper), RULE);
         }
         assert_eq!(tt.probe(keys[0]).map(|e| e.depth), Some(20));
     }
@@ -348,6 +362,7 @@ mod tests {
             tt.store(
                 k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 entry(1, 0, Bound::Exact),
+                RULE,
             );
         }
         assert!(tt.hashfull() > 500);
@@ -372,7 +387,7 @@ mod tests {
             key = key
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            tt.store(key, entry(depth % 100, 5, Bound::Lower));
+            tt.store(key, entry(depth % 100, 5, Bound::Lower), RULE);
             keys.push(key);
         }
         let mut seen = [false; 2];

@@ -22,7 +22,7 @@ use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, Score};
 use crate::search::ordering::{History, Killers, is_quiet, mvv_lva};
-use crate::search::params::{ASPIRATION_DELTA, NULL_MOVE_MIN_DEPTH, null_move_reduction};
+use crate::search::params::Params;
 use crate::tt::Bound;
 use shakmaty::{Move, MoveList, Position};
 use std::cmp::Reverse;
@@ -282,7 +282,7 @@ impl Searcher {
     /// engine's, except that it starts at depth 2, not `ASPIRATION_MIN_DEPTH`:
     /// the lab's depths are too shallow for the engine's threshold.
     fn aspiration(&mut self, root: &Board, depth: i32, previous: Option<Score>) -> Score {
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = Params::default().aspiration_delta;
         let (mut alpha, mut beta) = match previous {
             Some(p) if !score::is_mate(p) => {
                 ((p - delta).max(-INFINITY), (p + delta).min(INFINITY))
@@ -366,19 +366,19 @@ impl Searcher {
         // The guards are the engine's: never in check (passing would be illegal), never
         // twice in a row, never at the root or a PV node (exact values wanted there),
         // never with pawns and king only (zugzwang's home), only when the static
-        // evaluation already reaches beta, and only from `NULL_MOVE_MIN_DEPTH` on.
+        // evaluation already reaches beta, and only from the search's `null_move_min_depth` on.
         let pv_node = beta - alpha > 1;
         if self.features.null_move
             && null_allowed
             && ply > 0
             && !pv_node
-            && depth >= NULL_MOVE_MIN_DEPTH
+            && depth >= Params::default().null_move_min_depth
             && !board.in_check()
             && board.has_non_pawn_material()
             && eval::evaluate(board.chess()) >= beta
             && let Some(passed) = board.play_null()
         {
-            let reduced = (depth - 1 - null_move_reduction(depth)).max(0);
+            let reduced = (depth - 1 - Params::default().null_move_reduction(depth)).max(0);
             let value = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false);
             if value >= beta {
                 self.counts.null_move_cutoffs += 1;

@@ -2,8 +2,9 @@
 //! Read it top to bottom: each step is one block.
 
 use super::Searcher;
+use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, is_quiet, pack_move};
-use super::params::*;
+use super::stack::Reached;
 use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
@@ -11,21 +12,20 @@ use crate::tt::{Bound, Entry};
 use shakmaty::Position;
 
 impl Searcher<'_> {
-    /// The value of `board` searched `depth` plies deep, within (`alpha`, `beta`).
-    /// `pv_node`: on the principal variation (exact scores wanted, no table cutoffs,
-    /// no null move). `allow_null`: the previous move was not a null move.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn negamax(
+    /// The value of `board` searched `depth` plies deep, within (`alpha`, `beta`);
+    /// `NT` says what kind of node it is (root, PV, non-PV). How the node was reached
+    /// is in `self.stack[ply]`, set by the parent.
+    pub(super) fn negamax<NT: NodeKind>(
         &mut self,
         board: &Board,
         mut depth: i32,
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
-        pv_node: bool,
-        allow_null: bool,
     ) -> Score {
-        let root = ply == 0;
+        let root = NT::ROOT;
+        let pv_node = NT::PV;
+        let params = self.config.params;
         if !root {
             // The root keeps its line from the last iteration until a move replaces it.
             self.pv_len[ply] = 0;
@@ -96,15 +96,16 @@ impl Searcher<'_> {
         } else {
             entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
         };
+        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
 
         // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.
         if self.config.reverse_futility
             && !pv_node
             && !in_check
-            && depth <= RFP_MAX_DEPTH
+            && depth <= params.rfp_max_depth
             && !score::is_mate(beta)
-            && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
+            && static_eval - params.rfp_margin * depth >= beta
         {
             return static_eval;
         }
@@ -114,15 +115,16 @@ impl Searcher<'_> {
         if self.config.null_move
             && !pv_node
             && !in_check
-            && allow_null
-            && depth >= NULL_MOVE_MIN_DEPTH
+            && self.stack[ply].reached_by != Reached::Null
+            && depth >= params.null_move_min_depth
             && static_eval >= beta
             && board.has_non_pawn_material()
             && let Some(child) = board.play_null()
         {
-            let reduced = depth - 1 - null_move_reduction(depth);
+            let reduced = depth - 1 - params.null_move_reduction(depth);
             self.keys.push(board.key());
-            let score = -self.negamax(&child, reduced, -beta, -beta + 1, ply + 1, false, false);
+            self.stack[ply + 1].reached_by = Reached::Null;
+            let score = -self.negamax::<NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -161,6 +163,7 @@ impl Searcher<'_> {
         while let Some(m) = picker.next() {
             let child = board.play(m);
             let nodes_before = self.nodes;
+            self.stack[ply + 1].reached_by = Reached::Move(m);
 
             let gives_check = child.in_check();
 
@@ -169,39 +172,40 @@ impl Searcher<'_> {
             // does beat alpha is searched again at full depth (so nothing is lost but time).
             let mut reduction = 0;
             if self.config.lmr
-                && depth >= LMR_MIN_DEPTH
-                && moves_searched >= LMR_MIN_MOVES
+                && depth >= params.lmr_min_depth
+                && moves_searched >= params.lmr_min_moves as usize
                 && is_quiet(m)
                 && !in_check
                 && !gives_check
             {
-                reduction =
-                    (lmr_reduction(depth, moves_searched) - pv_node as i32).clamp(0, depth - 2);
+                reduction = (self.reductions.get(depth, moves_searched) - pv_node as i32)
+                    .clamp(0, depth - 2);
             }
 
             // Step 9. Principal variation search: the first move with the full window,
             // the rest with a null window that only asks "better than alpha?", and a
             // full re-search when the answer is yes.
             let score = if moves_searched == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node, true)
+                if pv_node {
+                    -self.negamax::<Pv>(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    -self.negamax::<NonPv>(&child, depth - 1, -beta, -alpha, ply + 1)
+                }
             } else {
                 // Without PVS (a measurement switch) every move gets the full window.
                 let scout_beta = if self.config.pvs { alpha + 1 } else { beta };
-                let mut score = -self.negamax(
+                let mut score = -self.negamax::<NonPv>(
                     &child,
                     depth - 1 - reduction,
                     -scout_beta,
                     -alpha,
                     ply + 1,
-                    false,
-                    true,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score =
-                        -self.negamax(&child, depth - 1, -scout_beta, -alpha, ply + 1, false, true);
+                    score = -self.negamax::<NonPv>(&child, depth - 1, -scout_beta, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, true);
+                    score = -self.negamax::<Pv>(&child, depth - 1, -beta, -alpha, ply + 1);
                 }
                 score
             };
@@ -254,6 +258,7 @@ impl Searcher<'_> {
                 depth,
                 bound,
             },
+            params.replacement(),
         );
         best_score
     }

@@ -4,58 +4,73 @@
 //!   with aspiration windows, and reporting;
 //! * `alphabeta.rs`: the negamax node, step by step;
 //! * `quiescence.rs`: captures until the position is quiet;
+//! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
+//! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `params.rs`: every tuneable number.
 
 mod alphabeta;
-pub mod ordering;
+mod node;
+pub(crate) mod ordering;
 pub mod params;
 mod quiescence;
+mod stack;
 
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
 use crate::time::{Clock, Policy, Progress, TimeManager};
 use crate::tt::TranspositionTable;
+use node::Root;
 use ordering::{History, Killers, OrderingSwitches};
 use params::*;
 use shakmaty::{Move, Position};
+use stack::Stack;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The parts of the search that can be switched off, for measurement
-/// (developer options `Debug_*`; all on in play).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
-    pub aspiration: bool,
-    pub pvs: bool,
-    pub tt_cutoffs: bool,
-    pub killers: bool,
-    pub history: bool,
-    pub mvv_lva: bool,
-    pub null_move: bool,
-    pub quiescence: bool,
-    pub lmr: bool,
-    pub reverse_futility: bool,
-    /// Adaptive time management (off: the fixed share of the first version).
-    pub adaptive_time: bool,
+/// Declares the developer switches once: each turns one part of the search off for
+/// measurement (UCI options `Debug_*`, hidden unless `tabas --dev`; all on in play).
+macro_rules! switches {
+    ($( $(#[doc = $doc:literal])* $field:ident => $option:literal, )*) => {
+        /// How a search is configured: the developer switches and the tuneable numbers.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchConfig {
+            $( $(#[doc = $doc])* pub $field: bool, )*
+            pub params: Params,
+        }
+
+        impl Default for SearchConfig {
+            fn default() -> Self {
+                SearchConfig { $( $field: true, )* params: Params::default() }
+            }
+        }
+
+        /// The UCI names of the developer switches.
+        pub const SWITCH_OPTIONS: &[&str] = &[$( $option ),*];
+
+        impl SearchConfig {
+            /// The switch whose UCI name is `option` (case-insensitive).
+            pub fn switch_mut(&mut self, option: &str) -> Option<&mut bool> {
+                $( if option.eq_ignore_ascii_case($option) { return Some(&mut self.$field); } )*
+                None
+            }
+        }
+    };
 }
 
-impl Default for SearchConfig {
-    fn default() -> Self {
-        SearchConfig {
-            aspiration: true,
-            pvs: true,
-            tt_cutoffs: true,
-            killers: true,
-            history: true,
-            mvv_lva: true,
-            null_move: true,
-            quiescence: true,
-            lmr: true,
-            reverse_futility: true,
-            adaptive_time: true,
-        }
-    }
+switches! {
+    aspiration => "Debug_Aspiration",
+    pvs => "Debug_PVS",
+    tt_cutoffs => "Debug_TTCutoffs",
+    killers => "Debug_Killers",
+    history => "Debug_History",
+    mvv_lva => "Debug_MVVLVA",
+    null_move => "Debug_NullMove",
+    quiescence => "Debug_Quiescence",
+    lmr => "Debug_LMR",
+    reverse_futility => "Debug_ReverseFutility",
+    /// Adaptive time management (off: the fixed share of the first version).
+    adaptive_time => "Debug_TimeManager",
 }
 
 /// What `go` asked for.
@@ -166,8 +181,10 @@ pub struct Searcher<'a> {
     stopped: bool,
     /// Set once depth 1 has completed.
     first_iteration_done: bool,
+    stack: Stack,
     killers: Killers,
     history: Box<History>,
+    reductions: Reductions,
     /// Keys of the positions before the current node: game history, then the search path.
     keys: Vec<u64>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -206,18 +223,16 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             stopped: false,
             first_iteration_done: false,
+            stack: Stack::default(),
             killers: Killers::default(),
             history: Box::default(),
+            reductions: Reductions::new(&config.params),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
             root_effort: Vec::new(),
         }
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
     }
 
     fn ordering_switches(&self) -> OrderingSwitches {
@@ -330,9 +345,11 @@ impl<'a> Searcher<'a> {
         previous: Score,
         report: &mut dyn FnMut(&Report),
     ) -> Score {
-        let use_window =
-            self.config.aspiration && depth >= ASPIRATION_MIN_DEPTH && !score::is_mate(previous);
-        let mut delta = ASPIRATION_DELTA;
+        let params = self.config.params;
+        let use_window = self.config.aspiration
+            && depth >= params.aspiration_min_depth
+            && !score::is_mate(previous);
+        let mut delta = params.aspiration_delta;
         let (mut alpha, mut beta) = if use_window {
             (
                 (previous - delta).max(-INFINITY),
@@ -342,7 +359,7 @@ impl<'a> Searcher<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.negamax(root, depth, alpha, beta, 0, true, true);
+            let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
             if self.stopped {
                 return score;
             }
@@ -364,8 +381,8 @@ impl<'a> Searcher<'a> {
                     beta = (score + delta).min(INFINITY);
                 }
             }
-            delta += delta / 2;
-            if score::is_mate(score) || delta > 1000 {
+            delta += delta * params.aspiration_widening / 100;
+            if score::is_mate(score) || delta > params.aspiration_give_up {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }

@@ -76,10 +76,6 @@ impl Killers {
             s[0] = Some(m);
         }
     }
-
-    pub fn clear(&mut self) {
-        *self = Killers::default();
-    }
 }
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
@@ -112,21 +108,6 @@ impl History {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let h = self.slot(side, m);
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// Between searches: keep the shape, forget the magnitude.
-    pub fn age(&mut self) {
-        for side in self.table.iter_mut() {
-            for from in side.iter_mut() {
-                for h in from.iter_mut() {
-                    *h /= 2;
-                }
-            }
-        }
-    }
-
-    pub fn clear(&mut self) {
-        *self = History::default();
     }
 }
 
@@ -197,14 +178,6 @@ impl MovePicker {
             scores,
             next: 0,
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
     }
 
     /// The best-scored move not yet returned (stable: ties keep generation order).

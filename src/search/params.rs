@@ -1,29 +1,92 @@
-//! Every tuneable number of the search, in one place.
+//! Every tuneable number of the search, declared once.
+//!
+//! `tunables!` below is the one list: each number with its default, the range an
+//! automatic tuner (SPSA) may explore and the step it should start with. From that
+//! list come the `Params` struct the search reads, `TUNABLES` (for `tabas params`,
+//! which prints SPSA input in OpenBench's format) and, in builds with the cargo
+//! feature `tuning`, one UCI spin option per number. Fractions are in hundredths.
+//!
+//! Numbers that are not a matter of taste (limits, table sizes) are plain
+//! constants at the end.
 
-/// Aspiration windows start at this depth (shallower iterations are too unstable).
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// First half-width of the aspiration window (centipawns).
-pub const ASPIRATION_DELTA: i32 = 25;
+use crate::score::MAX_PLY;
+use crate::tt::Replacement;
 
-/// Null-move pruning is tried from this remaining depth on.
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// Base reduction of the null-move search...
-pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
-/// ...plus one more ply per this many plies of depth.
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+/// One tuneable number: its name (the UCI option under `tuning`), default and range.
+#[derive(Clone, Copy, Debug)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// A sensible first perturbation for SPSA (OpenBench's `c_end`).
+    pub step: i32,
+}
 
-/// Late move reductions start at this remaining depth...
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// ...and after this many moves have been searched at full depth.
-pub const LMR_MIN_MOVES: usize = 3;
-/// Reduction = LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR (in plies).
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+macro_rules! tunables {
+    ($( $(#[doc = $doc:literal])* $field:ident = $default:literal, $min:literal ..= $max:literal, step $step:literal; )*) => {
+        /// The search's numbers (see `tunables!` in `params.rs` for each one's meaning).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $( $(#[doc = $doc])* pub $field: i32, )*
+        }
 
-/// Reverse futility pruning applies up to this remaining depth...
-pub const RFP_MAX_DEPTH: i32 = 8;
-/// ...when the static evaluation beats beta by this much per ply of depth (centipawns).
-pub const RFP_MARGIN_PER_PLY: i32 = 80;
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $( $field: $default, )* }
+            }
+        }
+
+        /// The tuneable numbers, in declaration order.
+        pub const TUNABLES: &[Tunable] = &[
+            $( Tunable { name: stringify!($field), default: $default, min: $min, max: $max, step: $step }, )*
+        ];
+
+        impl Params {
+            /// The number called `name` (case-insensitive), for the `tuning` build's options.
+            pub fn get_mut(&mut self, name: &str) -> Option<&mut i32> {
+                $( if name.eq_ignore_ascii_case(stringify!($field)) { return Some(&mut self.$field); } )*
+                None
+            }
+        }
+    };
+}
+
+tunables! {
+    /// Aspiration windows start at this depth (shallower iterations are too unstable).
+    aspiration_min_depth = 5, 1..=10, step 1;
+    /// First half-width of the aspiration window (centipawns).
+    aspiration_delta = 25, 5..=100, step 5;
+    /// Each failed aspiration search widens the window by this share (hundredths).
+    aspiration_widening = 50, 10..=200, step 10;
+    /// Past this half-width the window is opened fully (centipawns).
+    aspiration_give_up = 1000, 200..=3000, step 100;
+
+    /// Null-move pruning is tried from this remaining depth on.
+    null_move_min_depth = 3, 1..=6, step 1;
+    /// Base reduction of the null-move search...
+    null_move_base_reduction = 3, 1..=6, step 1;
+    /// ...plus one more ply per this many plies of depth.
+    null_move_depth_divisor = 4, 2..=8, step 1;
+
+    /// Late move reductions start at this remaining depth...
+    lmr_min_depth = 3, 1..=6, step 1;
+    /// ...and after this many moves have been searched at full depth.
+    lmr_min_moves = 3, 1..=8, step 1;
+    /// Reduction = base + ln(depth) * ln(move number) / divisor (both in hundredths of a ply).
+    lmr_base = 75, 0..=200, step 10;
+    lmr_divisor = 225, 100..=400, step 15;
+
+    /// Reverse futility pruning applies up to this remaining depth...
+    rfp_max_depth = 8, 3..=12, step 1;
+    /// ...when the static evaluation beats beta by this much per ply of depth (centipawns).
+    rfp_margin = 80, 30..=200, step 8;
+
+    /// Replacement in the table: an entry of an older search counts as this many plies shallower per search of age.
+    tt_age_weight = 8, 1..=32, step 2;
+    /// ...and a non-exact entry of the same position survives a new one this many plies shallower.
+    tt_keep_deeper_by = 3, 0..=8, step 1;
+}
 
 /// Killer moves remembered per ply.
 pub const KILLER_SLOTS: usize = 2;
@@ -36,23 +99,75 @@ pub const MAX_DEPTH: i32 = 100;
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_EVERY_NODES: u64 = 1024;
 
-/// Reduction of the null-move search at `depth`: deeper nodes afford more.
-pub const fn null_move_reduction(depth: i32) -> i32 {
-    NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR
+impl Params {
+    /// The table's replacement rule.
+    pub fn replacement(&self) -> Replacement {
+        Replacement {
+            age_weight: self.tt_age_weight,
+            keep_deeper_by: self.tt_keep_deeper_by,
+        }
+    }
+
+    /// Reduction of the null-move search at `depth`: deeper nodes afford more.
+    pub fn null_move_reduction(&self, depth: i32) -> i32 {
+        self.null_move_base_reduction + depth / self.null_move_depth_divisor
+    }
 }
 
-/// Late move reduction (plies) for the `moves_searched`-th move at `depth`.
-pub fn lmr_reduction(depth: i32, moves_searched: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
+/// Late move reductions in whole plies by (depth, moves searched), computed once per search
+/// from the `lmr_*` numbers.
+pub struct Reductions {
+    table: Box<[[u8; 64]; 64]>,
+}
+
+impl Reductions {
+    pub fn new(params: &Params) -> Reductions {
+        let base = params.lmr_base as f64 / 100.0;
+        let divisor = params.lmr_divisor as f64 / 100.0;
+        let mut table = Box::new([[0u8; 64]; 64]);
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let x = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+                let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
                 *r = x.max(0.0) as u8;
             }
         }
-        t
-    });
-    table[(depth.max(0) as usize).min(63)][moves_searched.min(63)] as i32
+        Reductions { table }
+    }
+
+    /// Reduction (plies) for the `moves_searched`-th move at `depth`.
+    #[inline]
+    pub fn get(&self, depth: i32, moves_searched: usize) -> i32 {
+        self.table[(depth.max(0) as usize).min(63)][moves_searched.min(63)] as i32
+    }
+}
+
+const _: () = assert!(MAX_DEPTH < MAX_PLY as i32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_within_their_ranges() {
+        let mut params = Params::default();
+        for t in TUNABLES {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(t.step > 0, "{}", t.name);
+            let value = *params.get_mut(t.name).expect("every tunable is a field");
+            assert_eq!(value, t.default, "{}", t.name);
+        }
+        assert!(
+            params.get_mut("LMR_BASE").is_some(),
+            "names are case-insensitive"
+        );
+        assert!(params.get_mut("no_such_number").is_none());
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        let r = Reductions::new(&Params::default());
+        assert_eq!(r.get(1, 1), 0);
+        assert!(r.get(10, 20) > r.get(3, 4));
+        assert!(r.get(63, 63) >= r.get(62, 63));
+    }
 }

@@ -6,7 +6,7 @@
 //! accepted but not listed, so GUIs never show them to players.
 
 use super::command::{UciError, parse_number};
-use crate::search::SearchConfig;
+use crate::search::{SWITCH_OPTIONS, SearchConfig};
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65_536;
@@ -59,43 +59,18 @@ pub fn declarations(dev: bool) -> Vec<String> {
         "option name UCI_Chess960 type check default false".to_string(),
     ];
     if dev {
-        for name in DEBUG_SWITCH_NAMES {
+        for name in SWITCH_OPTIONS {
             lines.push(format!("option name {name} type check default true"));
         }
     }
+    #[cfg(feature = "tuning")]
+    for t in crate::search::params::TUNABLES {
+        lines.push(format!(
+            "option name {} type spin default {} min {} max {}",
+            t.name, t.default, t.min, t.max
+        ));
+    }
     lines
-}
-
-/// The developer switches, each turning one part of the search off for measurement.
-const DEBUG_SWITCH_NAMES: [&str; 11] = [
-    "Debug_Aspiration",
-    "Debug_PVS",
-    "Debug_TTCutoffs",
-    "Debug_Killers",
-    "Debug_History",
-    "Debug_MVVLVA",
-    "Debug_NullMove",
-    "Debug_Quiescence",
-    "Debug_LMR",
-    "Debug_ReverseFutility",
-    "Debug_TimeManager",
-];
-
-fn switch_of<'a>(config: &'a mut SearchConfig, name: &str) -> Option<&'a mut bool> {
-    Some(match name {
-        "debug_aspiration" => &mut config.aspiration,
-        "debug_pvs" => &mut config.pvs,
-        "debug_ttcutoffs" => &mut config.tt_cutoffs,
-        "debug_killers" => &mut config.killers,
-        "debug_history" => &mut config.history,
-        "debug_mvvlva" => &mut config.mvv_lva,
-        "debug_nullmove" => &mut config.null_move,
-        "debug_quiescence" => &mut config.quiescence,
-        "debug_lmr" => &mut config.lmr,
-        "debug_reversefutility" => &mut config.reverse_futility,
-        "debug_timemanager" => &mut config.adaptive_time,
-        _ => return None,
-    })
 }
 
 fn spin(value: Option<&str>, name: &str, min: i64, max: i64) -> Result<i64, UciError> {
@@ -146,13 +121,22 @@ impl Options {
                 self.chess960 = check(value, name)?;
                 Ok(OptionEffect::None)
             }
-            _ if DEBUG_SWITCH_NAMES
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(&key)) =>
-            {
+            _ if self.search.switch_mut(&key).is_some() => {
                 let on = check(value, name)?;
-                if let Some(switch) = switch_of(&mut self.search, &key) {
+                if let Some(switch) = self.search.switch_mut(&key) {
                     *switch = on;
+                }
+                Ok(OptionEffect::None)
+            }
+            #[cfg(feature = "tuning")]
+            _ if self.search.params.get_mut(&key).is_some() => {
+                let t = crate::search::params::TUNABLES
+                    .iter()
+                    .find(|t| t.name.eq_ignore_ascii_case(&key))
+                    .expect("every field is a tunable");
+                let v = spin(value, name, t.min as i64, t.max as i64)? as i32;
+                if let Some(field) = self.search.params.get_mut(&key) {
+                    *field = v;
                 }
                 Ok(OptionEffect::None)
             }
@@ -193,7 +177,14 @@ mod tests {
     #[test]
     fn debug_switches_turn_search_parts_off() {
         let mut o = Options::default();
-        for name in DEBUG_SWITCH_NAMES {
+        for name in SWITCH_OPTIONS {
+            let mut one = Options::default();
+            one.set(name, Some("false")).unwrap();
+            assert_ne!(
+                one.search,
+                SearchConfig::default(),
+                "{name} changes nothing"
+            );
             o.set(name, Some("false")).unwrap();
         }
         let c = o.search;
@@ -221,8 +212,9 @@ mod tests {
                 .next()
                 .unwrap()
                 .to_string();
+            let min = line.split(" min ").nth(1).and_then(|r| r.split(' ').next());
             let value = if line.contains("type spin") {
-                Some("1")
+                min
             } else if line.contains("type check") {
                 Some("false")
             } else {

@@ -1,0 +1,64 @@
+//! The search stack: one frame per ply, holding what later plies read.
+//!
+//! A node at ply `p` reads its own frame and those of `p - 1` and `p - 2`: how it was
+//! reached (null move or which move, whose piece is `Move::role`), the static
+//! evaluation two plies back ("improving"). Later rules add their own fields here.
+
+use crate::score::{MAX_PLY, Score};
+use shakmaty::Move;
+
+/// How the position at a ply was reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reached {
+    /// The root: nothing before it in the search.
+    #[default]
+    Root,
+    /// A null move (the side to move passed).
+    Null,
+    /// A move, with its piece (`Move::role`).
+    Move(Move),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub reached_by: Reached,
+    /// The static evaluation at this ply; `None` in check (no static evaluation there).
+    pub static_eval: Option<Score>,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            reached_by: Reached::Root,
+            static_eval: None,
+        }
+    }
+}
+
+/// One frame for every ply a search can reach (and one beyond, for the deepest child).
+pub struct Stack {
+    frames: Box<[Frame]>,
+}
+
+impl Default for Stack {
+    fn default() -> Self {
+        Stack {
+            frames: vec![Frame::default(); MAX_PLY + 2].into_boxed_slice(),
+        }
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = Frame;
+    #[inline]
+    fn index(&self, ply: usize) -> &Frame {
+        &self.frames[ply]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Stack {
+    #[inline]
+    fn index_mut(&mut self, ply: usize) -> &mut Frame {
+        &mut self.frames[ply]
+    }
+}
