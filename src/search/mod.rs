@@ -6,6 +6,7 @@
 //! * `quiescence.rs`: captures until the position is quiet;
 //! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
+//! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `params.rs`: every tuneable number.
 
@@ -14,6 +15,7 @@ mod node;
 pub(crate) mod ordering;
 pub mod params;
 mod quiescence;
+pub(crate) mod see;
 mod stack;
 
 use crate::position::Board;
