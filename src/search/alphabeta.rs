@@ -97,6 +97,13 @@ impl Searcher<'_> {
             entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
         };
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
+        // "Improving": the static evaluation rose since our last move (two plies back).
+        // Where it did, pruning on it is riskier; where it fell, it is safer.
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2]
+                .static_eval
+                .is_some_and(|before| static_eval > before);
 
         // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.
@@ -158,16 +165,42 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<shakmaty::Move, 256> = arrayvec::ArrayVec::new();
         let mut moves_searched = 0;
+        let mut skip_quiets = false;
+        let late_move_limit = params.late_move_limit(depth, improving);
+        let futile = static_eval + params.futility_margin(depth) <= alpha;
 
         self.keys.push(board.key());
         while let Some(m) = picker.next() {
+            // Quiet moves of a node that is neither the root nor in check, once a move
+            // has shown that we are not simply mated, may be pruned:
+            if !root && !in_check && is_quiet(m) && best_score > -score::MATE_BOUND {
+                if skip_quiets {
+                    continue;
+                }
+                // Step 8a. Late move pruning: at low depth, after enough quiet moves, the
+                // rest (ordered last by history) almost never beat alpha.
+                if self.config.late_move_pruning
+                    && depth <= params.lmp_max_depth
+                    && quiets_tried.len() >= late_move_limit
+                {
+                    skip_quiets = true;
+                    continue;
+                }
+                // Step 8b. Futility pruning: so far below alpha that no quiet move, which
+                // changes the material by nothing, is likely to lift us above it.
+                if self.config.futility && depth <= params.futility_max_depth && futile {
+                    skip_quiets = true;
+                    continue;
+                }
+            }
+
             let child = board.play(m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(m);
 
             let gives_check = child.in_check();
 
-            // Step 8. Late move reductions: with good ordering, quiet moves late in the
+            // Step 8c. Late move reductions: with good ordering, quiet moves late in the
             // list rarely beat alpha, so they are searched shallower first; any that
             // does beat alpha is searched again at full depth (so nothing is lost but time).
             let mut reduction = 0;

@@ -71,6 +71,8 @@ switches! {
     quiescence => "Debug_Quiescence",
     lmr => "Debug_LMR",
     reverse_futility => "Debug_ReverseFutility",
+    late_move_pruning => "Debug_LateMovePruning",
+    futility => "Debug_Futility",
     /// Adaptive time management (off: the fixed share of the first version).
     adaptive_time => "Debug_TimeManager",
 }

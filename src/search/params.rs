@@ -82,6 +82,17 @@ tunables! {
     /// ...when the static evaluation beats beta by this much per ply of depth (centipawns).
     rfp_margin = 80, 30..=200, step 8;
 
+    /// Late move pruning applies up to this remaining depth...
+    lmp_max_depth = 8, 3..=12, step 1;
+    /// ...after (base + depth²) quiet moves when improving, half as many when not.
+    lmp_base = 3, 0..=10, step 1;
+
+    /// Futility pruning of quiet moves applies up to this remaining depth...
+    futility_max_depth = 8, 3..=12, step 1;
+    /// ...when the static evaluation plus base + per-ply × depth is still at or below alpha.
+    futility_base = 80, 0..=300, step 10;
+    futility_per_ply = 80, 30..=200, step 8;
+
     /// Replacement in the table: an entry of an older search counts as this many plies shallower per search of age.
     tt_age_weight = 8, 1..=32, step 2;
     /// ...and a non-exact entry of the same position survives a new one this many plies shallower.
@@ -106,6 +117,17 @@ impl Params {
             age_weight: self.tt_age_weight,
             keep_deeper_by: self.tt_keep_deeper_by,
         }
+    }
+
+    /// Quiet moves searched before late move pruning cuts the rest.
+    pub fn late_move_limit(&self, depth: i32, improving: bool) -> usize {
+        let limit = self.lmp_base + depth * depth;
+        (if improving { limit } else { limit / 2 }) as usize
+    }
+
+    /// How far below alpha a node's static evaluation must be for futility pruning.
+    pub fn futility_margin(&self, depth: i32) -> i32 {
+        self.futility_base + self.futility_per_ply * depth
     }
 
     /// Reduction of the null-move search at `depth`: deeper nodes afford more.

@@ -199,6 +199,8 @@ mod tests {
                 || c.quiescence
                 || c.lmr
                 || c.reverse_futility
+                || c.late_move_pruning
+                || c.futility
                 || c.adaptive_time)
         );
     }
