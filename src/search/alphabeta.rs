@@ -4,6 +4,7 @@
 use super::Searcher;
 use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, is_quiet, pack_move};
+use super::see::see_ge;
 use super::stack::Reached;
 use crate::eval;
 use crate::position::Board;
@@ -152,11 +153,11 @@ impl Searcher<'_> {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
         let mut picker = MovePicker::new(
+            board.chess(),
             moves,
             tt_move,
             self.killers.get(ply),
             &self.history,
-            board.turn(),
             self.ordering_switches(),
         );
 
@@ -171,13 +172,31 @@ impl Searcher<'_> {
 
         self.keys.push(board.key());
         while let Some(m) = picker.next() {
+            // Step 8a. SEE pruning: at low depth, a move that loses more material by
+            // static exchange than the depth could win back is not searched.
+            if self.config.see
+                && !root
+                && !in_check
+                && best_score > -score::MATE_BOUND
+                && depth <= params.see_prune_max_depth
+            {
+                let margin = if is_quiet(m) {
+                    params.see_quiet_margin * depth
+                } else {
+                    params.see_capture_margin * depth
+                };
+                if !see_ge(board.chess(), m, -margin) {
+                    continue;
+                }
+            }
+
             // Quiet moves of a node that is neither the root nor in check, once a move
             // has shown that we are not simply mated, may be pruned:
             if !root && !in_check && is_quiet(m) && best_score > -score::MATE_BOUND {
                 if skip_quiets {
                     continue;
                 }
-                // Step 8a. Late move pruning: at low depth, after enough quiet moves, the
+                // Step 8b. Late move pruning: at low depth, after enough quiet moves, the
                 // rest (ordered last by history) almost never beat alpha.
                 if self.config.late_move_pruning
                     && depth <= params.lmp_max_depth
@@ -186,7 +205,7 @@ impl Searcher<'_> {
                     skip_quiets = true;
                     continue;
                 }
-                // Step 8b. Futility pruning: so far below alpha that no quiet move, which
+                // Step 8c. Futility pruning: so far below alpha that no quiet move, which
                 // changes the material by nothing, is likely to lift us above it.
                 if self.config.futility && depth <= params.futility_max_depth && futile {
                     skip_quiets = true;
@@ -200,7 +219,7 @@ impl Searcher<'_> {
 
             let gives_check = child.in_check();
 
-            // Step 8c. Late move reductions: with good ordering, quiet moves late in the
+            // Step 8d. Late move reductions: with good ordering, quiet moves late in the
             // list rarely beat alpha, so they are searched shallower first; any that
             // does beat alpha is searched again at full depth (so nothing is lost but time).
             let mut reduction = 0;

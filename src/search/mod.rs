@@ -73,6 +73,8 @@ switches! {
     reverse_futility => "Debug_ReverseFutility",
     late_move_pruning => "Debug_LateMovePruning",
     futility => "Debug_Futility",
+    /// Static exchange: losing captures ordered last, pruned in quiescence and at low depth.
+    see => "Debug_SEE",
     /// Adaptive time management (off: the fixed share of the first version).
     adaptive_time => "Debug_TimeManager",
 }
@@ -242,6 +244,7 @@ impl<'a> Searcher<'a> {
     fn ordering_switches(&self) -> OrderingSwitches {
         OrderingSwitches {
             mvv_lva: self.config.mvv_lva,
+            see_ordering: self.config.see,
             killers: self.config.killers,
             history: self.config.history,
         }

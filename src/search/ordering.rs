@@ -1,21 +1,26 @@
 //! Move ordering: the order in which a node tries its moves decides how much
 //! alpha-beta can prune. Best first: the table's move, then captures and queen
-//! promotions by MVV-LVA, then the two killers of this ply, then quiet moves by history.
+//! promotions by MVV-LVA, then the two killers of this ply, then quiet moves by
+//! history, then captures that lose material by static exchange (checked lazily,
+//! when such a capture comes up), then underpromotions.
 //!
 //! shakmaty generates all legal moves at once (and legality is the expensive part),
 //! so the stages are a scoring of one list and a lazy selection sort over it:
 //! a cutoff on the first move costs one pass, not a full sort.
 
 use super::params::{HISTORY_MAX, KILLER_SLOTS};
+use super::see::see_ge;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 /// Order scores of the stages; each stage sorts above all later ones.
 const TT_MOVE_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 28;
 const KILLER_SCORES: [i32; KILLER_SLOTS] = [1 << 27, (1 << 27) - 1];
-/// Underpromotions are almost never best: after every quiet move.
+/// Captures that lose material by static exchange: after every quiet move...
+const LOSING_CAPTURE_SCORE: i32 = -(1 << 28);
+/// ...and underpromotions, almost never best, after those.
 const UNDERPROMOTION_SCORE: i32 = -(1 << 29);
 
 /// A move in 16 bits for the transposition table: from (6) | to (6) | promotion (3).
@@ -115,27 +120,32 @@ impl History {
 #[derive(Clone, Copy)]
 pub struct OrderingSwitches {
     pub mvv_lva: bool,
+    /// Captures losing material by static exchange after the quiet moves.
+    pub see_ordering: bool,
     pub killers: bool,
     pub history: bool,
 }
 
 /// The moves of one node with their order scores, handed out best first.
-pub struct MovePicker {
+pub struct MovePicker<'a> {
+    pos: &'a Chess,
     moves: MoveList,
     scores: ArrayVec<i32, 256>,
     next: usize,
+    /// Captures are checked by static exchange when they come up (main search only).
+    demote_losing_captures: bool,
 }
 
-impl MovePicker {
-    #[allow(clippy::too_many_arguments)]
+impl<'a> MovePicker<'a> {
     pub fn new(
+        pos: &'a Chess,
         moves: MoveList,
         tt_move: u16,
         killers: &[Option<Move>; KILLER_SLOTS],
         history: &History,
-        side: Color,
         switches: OrderingSwitches,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
+        let side = pos.turn();
         let mut scores = ArrayVec::new();
         for &m in &moves {
             let score = if tt_move != 0 && pack_move(m) == tt_move {
@@ -160,42 +170,61 @@ impl MovePicker {
             scores.push(score);
         }
         MovePicker {
+            pos,
             moves,
             scores,
             next: 0,
+            demote_losing_captures: switches.see_ordering,
         }
     }
 
     /// Captures and queen promotions only, most valuable victim first (quiescence).
-    pub fn noisy(mut moves: MoveList, switches: OrderingSwitches) -> MovePicker {
+    pub fn noisy(
+        pos: &'a Chess,
+        mut moves: MoveList,
+        switches: OrderingSwitches,
+    ) -> MovePicker<'a> {
         moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
         let scores = moves
             .iter()
             .map(|&m| if switches.mvv_lva { mvv_lva(m) } else { 0 })
             .collect();
         MovePicker {
+            pos,
             moves,
             scores,
             next: 0,
+            demote_losing_captures: false,
         }
     }
 
     /// The best-scored move not yet returned (stable: ties keep generation order).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<Move> {
-        if self.next >= self.moves.len() {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        loop {
+            if self.next >= self.moves.len() {
+                return None;
             }
+            let mut best = self.next;
+            for i in self.next + 1..self.moves.len() {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            let (m, score) = (self.moves[best], self.scores[best]);
+            // A capture that loses material waits until after the quiet moves.
+            if self.demote_losing_captures
+                && (CAPTURE_SCORE..TT_MOVE_SCORE).contains(&score)
+                && !see_ge(self.pos, m, 0)
+            {
+                self.scores[best] = LOSING_CAPTURE_SCORE + (score - CAPTURE_SCORE);
+                continue;
+            }
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+            self.next += 1;
+            return Some(m);
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves[self.next - 1])
     }
 }
 
@@ -207,6 +236,7 @@ mod tests {
 
     const ALL_ON: OrderingSwitches = OrderingSwitches {
         mvv_lva: true,
+        see_ordering: true,
         killers: true,
         history: true,
     };
@@ -236,11 +266,11 @@ mod tests {
         let moves = pos.legal_moves();
         let quiet = *moves.iter().find(|m| is_quiet(**m)).unwrap();
         let mut picker = MovePicker::new(
+            &pos,
             moves,
             pack_move(quiet),
             &[None, None],
             &History::default(),
-            Color::White,
             ALL_ON,
         );
         assert_eq!(picker.next(), Some(quiet), "table move first");

@@ -93,6 +93,12 @@ tunables! {
     futility_base = 80, 0..=300, step 10;
     futility_per_ply = 80, 30..=200, step 8;
 
+    /// SEE pruning at low depth: up to this remaining depth, a quiet move losing more than
+    /// quiet margin × depth, or a capture losing more than capture margin × depth, is skipped.
+    see_prune_max_depth = 8, 2..=12, step 1;
+    see_quiet_margin = 60, 20..=200, step 8;
+    see_capture_margin = 100, 30..=300, step 10;
+
     /// Replacement in the table: an entry of an older search counts as this many plies shallower per search of age.
     tt_age_weight = 8, 1..=32, step 2;
     /// ...and a non-exact entry of the same position survives a new one this many plies shallower.

@@ -4,6 +4,7 @@
 
 use super::Searcher;
 use super::ordering::MovePicker;
+use super::see::see_ge;
 use crate::eval;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
@@ -45,18 +46,23 @@ impl Searcher<'_> {
         }
         let mut picker = if in_check {
             MovePicker::new(
+                board.chess(),
                 moves,
                 0,
                 &[None, None],
                 &self.history,
-                board.turn(),
                 self.ordering_switches(),
             )
         } else {
-            MovePicker::noisy(moves, self.ordering_switches())
+            MovePicker::noisy(board.chess(), moves, self.ordering_switches())
         };
 
         while let Some(m) = picker.next() {
+            // A capture that loses material by static exchange cannot improve on
+            // standing pat (safe up to the exchange's approximations: pins, checks).
+            if self.config.see && !in_check && !see_ge(board.chess(), m, 0) {
+                continue;
+            }
             let child = board.play(m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {

@@ -69,6 +69,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
 
 /// The value of the static exchange of `m` for the side making it, in centipawns
 /// (0 for castling). A swap list, resolved backwards.
+#[cfg(test)]
 pub fn see(pos: &Chess, m: Move) -> i32 {
     let Some((mut exchange, gain)) = Exchange::start(pos, m) else {
         return 0;

@@ -201,6 +201,7 @@ mod tests {
                 || c.reverse_futility
                 || c.late_move_pruning
                 || c.futility
+                || c.see
                 || c.adaptive_time)
         );
     }
