@@ -21,7 +21,8 @@
 use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, Score};
-use crate::search::ordering::{History, Killers, is_quiet, mvv_lva};
+use crate::search::history::History;
+use crate::search::ordering::{Killers, is_quiet, mvv_lva};
 use crate::search::params::Params;
 use crate::tt::Bound;
 use shakmaty::{Move, MoveList, Position};

@@ -2,8 +2,9 @@
 //! Read it top to bottom: each step is one block.
 
 use super::Searcher;
+use super::history::PieceTo;
 use super::node::{NodeKind, NonPv, Pv};
-use super::ordering::{MovePicker, is_quiet, pack_move};
+use super::ordering::{MovePicker, QuietHints, is_quiet, pack_move};
 use super::see::see_ge;
 use super::stack::Reached;
 use crate::eval;
@@ -132,6 +133,7 @@ impl Searcher<'_> {
             let reduced = depth - 1 - params.null_move_reduction(depth);
             self.keys.push(board.key());
             self.stack[ply + 1].reached_by = Reached::Null;
+            self.stack[ply + 1].piece_to = None;
             let score = -self.negamax::<NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
             self.keys.pop();
             if self.stopped {
@@ -152,12 +154,26 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
+        let previous = self.stack[ply].piece_to;
+        let before_previous = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            None
+        };
+        let hints = QuietHints {
+            killers: *self.killers.get(ply),
+            counter: previous.and_then(|p| self.counters.get(p)),
+            history: &self.history,
+            continuations: [
+                previous.map(|p| self.continuation.row(p)),
+                before_previous.map(|p| self.continuation.row(p)),
+            ],
+        };
         let mut picker = MovePicker::new(
             board.chess(),
             moves,
             tt_move,
-            self.killers.get(ply),
-            &self.history,
+            &hints,
             self.ordering_switches(),
         );
 
@@ -216,6 +232,7 @@ impl Searcher<'_> {
             let child = board.play(m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(m);
+            self.stack[ply + 1].piece_to = Some(PieceTo::new(board.turn(), m));
 
             let gives_check = child.in_check();
 
@@ -334,6 +351,24 @@ impl Searcher<'_> {
             self.history.update(side, m, bonus);
             for &q in tried {
                 self.history.update(side, q, -bonus);
+            }
+            // The same bonus and malus as answers to the moves one and two plies back.
+            let earlier = [
+                self.stack[ply].piece_to,
+                if ply >= 1 {
+                    self.stack[ply - 1].piece_to
+                } else {
+                    None
+                },
+            ];
+            for e in earlier.into_iter().flatten() {
+                self.continuation.update(e, PieceTo::new(side, m), bonus);
+                for &q in tried {
+                    self.continuation.update(e, PieceTo::new(side, q), -bonus);
+                }
+            }
+            if let Some(previous) = earlier[0] {
+                self.counters.set(previous, m);
             }
         }
     }

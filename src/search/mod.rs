@@ -4,6 +4,7 @@
 //!   with aspiration windows, and reporting;
 //! * `alphabeta.rs`: the negamax node, step by step;
 //! * `quiescence.rs`: captures until the position is quiet;
+//! * `history.rs`: butterfly and continuation histories, counter moves;
 //! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
@@ -11,6 +12,7 @@
 //! * `params.rs`: every tuneable number.
 
 mod alphabeta;
+pub(crate) mod history;
 mod node;
 pub(crate) mod ordering;
 pub mod params;
@@ -22,8 +24,9 @@ use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
 use crate::time::{Clock, Policy, Progress, TimeManager};
 use crate::tt::TranspositionTable;
+use history::{ContinuationHistory, CounterMoves, History};
 use node::Root;
-use ordering::{History, Killers, OrderingSwitches};
+use ordering::{Killers, OrderingSwitches};
 use params::*;
 use shakmaty::{Move, Position};
 use stack::Stack;
@@ -190,6 +193,8 @@ pub struct Searcher<'a> {
     stack: Stack,
     killers: Killers,
     history: Box<History>,
+    continuation: ContinuationHistory,
+    counters: CounterMoves,
     reductions: Reductions,
     /// Keys of the positions before the current node: game history, then the search path.
     keys: Vec<u64>,
@@ -232,6 +237,8 @@ impl<'a> Searcher<'a> {
             stack: Stack::default(),
             killers: Killers::default(),
             history: Box::default(),
+            continuation: ContinuationHistory::default(),
+            counters: CounterMoves::default(),
             reductions: Reductions::new(&config.params),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),

@@ -8,7 +8,8 @@
 //! so the stages are a scoring of one list and a lazy selection sort over it:
 //! a cutoff on the first move costs one pass, not a full sort.
 
-use super::params::{HISTORY_MAX, KILLER_SLOTS};
+use super::history::{ContinuationRow, History, PieceTo, continuation};
+use super::params::KILLER_SLOTS;
 use super::see::see_ge;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
@@ -18,6 +19,8 @@ use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 const TT_MOVE_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 28;
 const KILLER_SCORES: [i32; KILLER_SLOTS] = [1 << 27, (1 << 27) - 1];
+/// The quiet move that last refuted the opponent's previous move: after the killers.
+const COUNTER_MOVE_SCORE: i32 = (1 << 27) - 2;
 /// Captures that lose material by static exchange: after every quiet move...
 const LOSING_CAPTURE_SCORE: i32 = -(1 << 28);
 /// ...and underpromotions, almost never best, after those.
@@ -83,36 +86,34 @@ impl Killers {
     }
 }
 
-/// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
-/// weighted by depth and kept bounded by the "gravity" update.
-pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
+/// What a node knows about its quiet moves: killers, the counter move to the
+/// previous move, and the history tables (with the continuation rows of the moves
+/// one and two plies back).
+pub struct QuietHints<'h> {
+    pub killers: [Option<Move>; KILLER_SLOTS],
+    pub counter: Option<Move>,
+    pub history: &'h History,
+    pub continuations: [Option<&'h ContinuationRow>; 2],
 }
 
-impl Default for History {
-    fn default() -> Self {
-        History {
-            table: Box::new([[[0; 64]; 64]; 2]),
+impl<'h> QuietHints<'h> {
+    /// No killers, no counter move, no continuations: the butterfly history only.
+    pub fn history_only(history: &'h History) -> QuietHints<'h> {
+        QuietHints {
+            killers: [None; KILLER_SLOTS],
+            counter: None,
+            history,
+            continuations: [None, None],
         }
     }
-}
 
-impl History {
-    fn slot(&mut self, side: Color, m: Move) -> &mut i32 {
-        let from = m.from().map_or(0, |s| s as usize);
-        &mut self.table[side as usize][from][m.to() as usize]
-    }
-
-    pub fn get(&self, side: Color, m: Move) -> i32 {
-        let from = m.from().map_or(0, |s| s as usize);
-        self.table[side as usize][from][m.to() as usize]
-    }
-
-    /// Rewards (positive `bonus`) or punishes a move; values stay within ±HISTORY_MAX.
-    pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let h = self.slot(side, m);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    /// The history score of a quiet move: butterfly plus both continuations.
+    #[inline]
+    pub fn score(&self, side: Color, m: Move) -> i32 {
+        let now = PieceTo::new(side, m);
+        self.history.get(side, m)
+            + continuation(self.continuations[0], now)
+            + continuation(self.continuations[1], now)
     }
 }
 
@@ -141,10 +142,10 @@ impl<'a> MovePicker<'a> {
         pos: &'a Chess,
         moves: MoveList,
         tt_move: u16,
-        killers: &[Option<Move>; KILLER_SLOTS],
-        history: &History,
+        hints: &QuietHints,
         switches: OrderingSwitches,
     ) -> MovePicker<'a> {
+        let killers = &hints.killers;
         let side = pos.turn();
         let mut scores = ArrayVec::new();
         for &m in &moves {
@@ -162,8 +163,10 @@ impl<'a> MovePicker<'a> {
                 KILLER_SCORES[0]
             } else if switches.killers && killers[1] == Some(m) {
                 KILLER_SCORES[1]
+            } else if switches.killers && hints.counter == Some(m) {
+                COUNTER_MOVE_SCORE
             } else if switches.history {
-                history.get(side, m)
+                hints.score(side, m)
             } else {
                 0
             };
@@ -231,6 +234,7 @@ impl<'a> MovePicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::History;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
@@ -269,8 +273,7 @@ mod tests {
             &pos,
             moves,
             pack_move(quiet),
-            &[None, None],
-            &History::default(),
+            &QuietHints::history_only(&History::default()),
             ALL_ON,
         );
         assert_eq!(picker.next(), Some(quiet), "table move first");
@@ -279,19 +282,5 @@ mod tests {
         assert_eq!(second.role(), Role::Pawn, "least valuable attacker first");
         let third = picker.next().unwrap();
         assert!(third.is_capture());
-    }
-
-    #[test]
-    fn history_stays_bounded() {
-        let mut h = History::default();
-        let m = Chess::default().legal_moves()[0];
-        for _ in 0..10_000 {
-            h.update(Color::White, m, 10_000);
-        }
-        assert!(h.get(Color::White, m) <= HISTORY_MAX);
-        for _ in 0..10_000 {
-            h.update(Color::White, m, -10_000);
-        }
-        assert!(h.get(Color::White, m) >= -HISTORY_MAX);
     }
 }

@@ -3,7 +3,7 @@
 //! middle of an exchange. In check, every evasion is searched.
 
 use super::Searcher;
-use super::ordering::MovePicker;
+use super::ordering::{MovePicker, QuietHints};
 use super::see::see_ge;
 use crate::eval;
 use crate::position::Board;
@@ -49,8 +49,7 @@ impl Searcher<'_> {
                 board.chess(),
                 moves,
                 0,
-                &[None, None],
-                &self.history,
+                &QuietHints::history_only(&self.history),
                 self.ordering_switches(),
             )
         } else {

@@ -4,6 +4,7 @@
 //! reached (null move or which move, whose piece is `Move::role`), the static
 //! evaluation two plies back ("improving"). Later rules add their own fields here.
 
+use super::history::PieceTo;
 use crate::score::{MAX_PLY, Score};
 use shakmaty::Move;
 
@@ -22,6 +23,8 @@ pub enum Reached {
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
     pub reached_by: Reached,
+    /// The piece and square of the move that reached this ply (`None`: root or null move).
+    pub piece_to: Option<PieceTo>,
     /// The static evaluation at this ply; `None` in check (no static evaluation there).
     pub static_eval: Option<Score>,
 }
@@ -30,6 +33,7 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             reached_by: Reached::Root,
+            piece_to: None,
             static_eval: None,
         }
     }
