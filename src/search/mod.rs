@@ -72,6 +72,8 @@ switches! {
     mvv_lva => "Debug_MVVLVA",
     null_move => "Debug_NullMove",
     quiescence => "Debug_Quiescence",
+    /// Table probes, cutoffs and stores in quiescence.
+    quiescence_tt => "Debug_QuiescenceTT",
     lmr => "Debug_LMR",
     reverse_futility => "Debug_ReverseFutility",
     late_move_pruning => "Debug_LateMovePruning",

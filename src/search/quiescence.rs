@@ -3,11 +3,15 @@
 //! middle of an exchange. In check, every evasion is searched.
 
 use super::Searcher;
-use super::ordering::{MovePicker, QuietHints};
+use super::ordering::{MovePicker, QuietHints, pack_move};
 use super::see::see_ge;
 use crate::eval;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
+use crate::tt::{Bound, Entry};
+
+/// The depth quiescence results are stored at: below every main-search entry.
+const QUIESCENCE_DEPTH: i32 = 0;
 use shakmaty::Position;
 
 impl Searcher<'_> {
@@ -28,11 +32,37 @@ impl Searcher<'_> {
             return eval::evaluate(board.chess());
         }
 
+        // The table: any stored bound that decides this window ends the node (every
+        // entry is at least as deep as quiescence), and a stored static evaluation
+        // saves computing one.
+        let entry = if self.config.quiescence_tt {
+            self.tt.probe(board.key())
+        } else {
+            None
+        };
+        if let Some(e) = entry {
+            let tt_score = score::from_tt(e.score, ply);
+            let cuts = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_score >= beta,
+                Bound::Upper => tt_score <= alpha,
+            };
+            if cuts {
+                return tt_score;
+            }
+        }
+        let original_alpha = alpha;
+
         // Stand pat: the side to move may decline every capture.
+        let static_eval = if in_check {
+            0
+        } else {
+            entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
+        };
         let mut best = if in_check {
             -score::INFINITY
         } else {
-            let stand_pat = eval::evaluate(board.chess());
+            let stand_pat = static_eval;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -56,6 +86,7 @@ impl Searcher<'_> {
             MovePicker::noisy(board.chess(), moves, self.ordering_switches())
         };
 
+        let mut best_move = None;
         while let Some(m) = picker.next() {
             // A capture that loses material by static exchange cannot improve on
             // standing pat (safe up to the exchange's approximations: pins, checks).
@@ -71,11 +102,33 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+
+        if self.config.quiescence_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                board.key(),
+                Entry {
+                    packed_move: best_move.map_or(0, pack_move),
+                    score: score::to_tt(best, ply),
+                    static_eval,
+                    depth: QUIESCENCE_DEPTH,
+                    bound,
+                },
+                self.config.params.replacement(),
+            );
         }
         best
     }

@@ -197,6 +197,7 @@ mod tests {
                 || c.mvv_lva
                 || c.null_move
                 || c.quiescence
+                || c.quiescence_tt
                 || c.lmr
                 || c.reverse_futility
                 || c.late_move_pruning
