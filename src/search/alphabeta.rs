@@ -2,7 +2,7 @@
 //! Read it top to bottom: each step is one block.
 
 use super::Searcher;
-use super::history::PieceTo;
+use super::history::{PieceTo, continuation};
 use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, QuietHints, is_quiet, pack_move};
 use super::see::see_ge;
@@ -114,7 +114,7 @@ impl Searcher<'_> {
             && !in_check
             && depth <= params.rfp_max_depth
             && !score::is_mate(beta)
-            && static_eval - params.rfp_margin * depth >= beta
+            && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
         {
             return static_eval;
         }
@@ -247,8 +247,19 @@ impl Searcher<'_> {
                 && !in_check
                 && !gives_check
             {
-                reduction = (self.reductions.get(depth, moves_searched) - pv_node as i32)
-                    .clamp(0, depth - 2);
+                let side = board.turn();
+                let refuter = self.killers.get(ply).contains(&Some(m))
+                    || previous.is_some_and(|p| self.counters.get(p) == Some(m));
+                reduction = self.reductions.get(depth, moves_searched)
+                    // Exact scores matter more on the principal variation.
+                    - pv_node as i32
+                    // A worsening position is less likely to be saved by a late move.
+                    + !improving as i32
+                    // Killers and counter moves have refuted something like this before.
+                    - refuter as i32
+                    // History: moves that often cut elsewhere deserve a closer look.
+                    - self.quiet_history(ply, side, m) / params.lmr_history_divisor;
+                reduction = reduction.clamp(0, depth - 2);
             }
 
             // Step 9. Principal variation search: the first move with the full window,
@@ -330,6 +341,19 @@ impl Searcher<'_> {
             params.replacement(),
         );
         best_score
+    }
+
+    /// The history score of a quiet move at `ply`: butterfly plus the continuations
+    /// of the moves one and two plies back (as the move ordering sees it).
+    fn quiet_history(&self, ply: usize, side: shakmaty::Color, m: shakmaty::Move) -> i32 {
+        let now = PieceTo::new(side, m);
+        let row = |p: Option<PieceTo>| continuation(p.map(|p| self.continuation.row(p)), now);
+        let before_previous = if ply >= 1 {
+            self.stack[ply - 1].piece_to
+        } else {
+            None
+        };
+        self.history.get(side, m) + row(self.stack[ply].piece_to) + row(before_previous)
     }
 
     /// A quiet move refuted the opponent: make it a killer, raise its history,

@@ -76,6 +76,8 @@ tunables! {
     /// Reduction = base + ln(depth) * ln(move number) / divisor (both in hundredths of a ply).
     lmr_base = 75, 0..=200, step 10;
     lmr_divisor = 225, 100..=400, step 15;
+    /// One ply less (more) reduction per this much positive (negative) quiet history.
+    lmr_history_divisor = 8192, 2048..=32768, step 512;
 
     /// Reverse futility pruning applies up to this remaining depth...
     rfp_max_depth = 8, 3..=12, step 1;
