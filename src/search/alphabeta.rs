@@ -188,14 +188,15 @@ impl Searcher<'_> {
 
         self.keys.push(board.key());
         while let Some(m) = picker.next() {
+            // (shakmaty tells a check only after the move: make it first.)
+            let child = board.play(m);
+            let gives_check = child.in_check();
+            // A move that gives check is never pruned: that is where tactics hide.
+            let prunable = !root && !in_check && !gives_check && best_score > -score::MATE_BOUND;
+
             // Step 8a. SEE pruning: at low depth, a move that loses more material by
             // static exchange than the depth could win back is not searched.
-            if self.config.see
-                && !root
-                && !in_check
-                && best_score > -score::MATE_BOUND
-                && depth <= params.see_prune_max_depth
-            {
+            if self.config.see && prunable && depth <= params.see_prune_max_depth {
                 let margin = if is_quiet(m) {
                     params.see_quiet_margin * depth
                 } else {
@@ -206,9 +207,9 @@ impl Searcher<'_> {
                 }
             }
 
-            // Quiet moves of a node that is neither the root nor in check, once a move
-            // has shown that we are not simply mated, may be pruned:
-            if !root && !in_check && is_quiet(m) && best_score > -score::MATE_BOUND {
+            // Quiet moves of a node that is neither the root nor in check, that give no
+            // check, once a move has shown that we are not simply mated, may be pruned:
+            if prunable && is_quiet(m) {
                 if skip_quiets {
                     continue;
                 }
@@ -229,12 +230,9 @@ impl Searcher<'_> {
                 }
             }
 
-            let child = board.play(m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(m);
             self.stack[ply + 1].piece_to = Some(PieceTo::new(board.turn(), m));
-
-            let gives_check = child.in_check();
 
             // Step 8d. Late move reductions: with good ordering, quiet moves late in the
             // list rarely beat alpha, so they are searched shallower first; any that
