@@ -232,7 +232,7 @@ fn node_depth_and_movetime_limits_return_promptly() {
             e.fail(&format!("'{go}' took {:?}", t.elapsed()));
         }
         if r.best.is_none() {
-            e.fail("bestmove 0000 from the start position");
+            e.fail("bestmove (none) from the start position");
         }
     }
     let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
@@ -365,7 +365,7 @@ fn being_mated_is_a_negative_mate_score() {
 }
 
 #[test]
-fn no_legal_move_gives_bestmove_0000() {
+fn no_legal_move_gives_bestmove_none() {
     let mut e = ready_engine();
     for (fen, what) in [(CHECKMATED, "checkmated"), (STALEMATE, "stalemated")] {
         let pos = parse_fen(fen);
@@ -382,7 +382,7 @@ fn no_legal_move_gives_bestmove_0000() {
             "go nodes 100",
         ] {
             let r = e.go_checked(go, &pos, STD, PROMPT);
-            if r.best_line != "bestmove 0000" {
+            if r.best_line != "bestmove (none)" {
                 e.fail(&format!("{what}: {go} gave {:?}", r.best_line));
             }
         }
@@ -395,7 +395,7 @@ fn no_legal_move_gives_bestmove_0000() {
         }
         e.send("stop");
         let r = e.finish_checked(&pos, STD, PROMPT);
-        if r.best_line != "bestmove 0000" {
+        if r.best_line != "bestmove (none)" {
             e.fail(&format!(
                 "{what}: go infinite + stop gave {:?}",
                 r.best_line
@@ -728,7 +728,7 @@ fn bad_positions_are_rejected_and_the_old_one_kept() {
     // Searching still searches the kept position.
     let r = e.go_checked("go depth 2", &kept_pos, STD, PROMPT);
     if r.best.is_none() {
-        e.fail("bestmove 0000 after e2e4");
+        e.fail("bestmove (none) after e2e4");
     }
     e.quit();
 }

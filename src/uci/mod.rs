@@ -328,12 +328,13 @@ pub fn format_info(r: &Report, mode: CastlingMode) -> String {
     line
 }
 
-/// `bestmove m [ponder p]`; `bestmove 0000` when there is no legal move.
+/// `bestmove m [ponder p]`; `bestmove (none)` when there is no legal move (as
+/// Stockfish: python-chess reads it as "no move", while `0000` is a null move to it).
 pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
     match (best, ponder) {
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
         (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
-        (None, _) => "bestmove 0000".to_string(),
+        (None, _) => "bestmove (none)".to_string(),
     }
 }
 

@@ -464,7 +464,7 @@ impl Drop for Engine {
 pub struct Searched {
     pub infos: Vec<String>,
     pub best_line: String,
-    /// `None` for `bestmove 0000`.
+    /// `None` for `bestmove (none)`.
     pub best: Option<Move>,
     pub ponder: Option<Move>,
 }
@@ -542,7 +542,7 @@ pub fn parse_engine_move_opt(
     Ok(m)
 }
 
-/// Checks `bestmove X [ponder Y]`: X legal in `pos` (or `0000` exactly when there
+/// Checks `bestmove X [ponder Y]`: X legal in `pos` (or `(none)` exactly when there
 /// is no legal move), Y legal after X. Returns the moves.
 #[track_caller]
 pub fn check_bestmove(
@@ -569,16 +569,16 @@ pub fn check_bestmove_opt(
         eng.fail(&format!("malformed bestmove line {line:?}"));
     }
     let legal = pos.legal_moves();
-    if words[1] == "0000" {
+    if words[1] == "(none)" {
         if !legal.is_empty() {
             eng.fail(&format!(
-                "bestmove 0000 but {} has {} legal moves",
+                "bestmove (none) but {} has {} legal moves",
                 fen_of(pos),
                 legal.len()
             ));
         }
         if words.len() > 2 {
-            eng.fail(&format!("ponder move after bestmove 0000: {line:?}"));
+            eng.fail(&format!("ponder move after bestmove (none): {line:?}"));
         }
         return (None, None);
     }
