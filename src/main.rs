@@ -67,17 +67,8 @@ fn perft(args: &[String]) -> ExitCode {
         shakmaty::Position::castles(&pos).mode()
     };
     let start = Instant::now();
-    let mut total = 0;
-    for (m, n) in tabas::perft::divide(&pos, depth) {
-        send(&format!("{}: {n}", m.to_uci(mode)));
-        total += n;
-    }
-    if depth == 0 {
-        total = 1;
-    }
+    let total = tabas::perft::print_divide(&pos, depth, mode, &mut |line| send(line));
     let secs = start.elapsed().as_secs_f64();
-    send("");
-    send(&format!("Nodes searched: {total}"));
     eprintln!(
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} Mnps)",
         total as f64 / secs.max(1e-9) / 1e6

@@ -1001,3 +1001,26 @@ fn cli_bench_is_deterministic() {
     assert!(a > 0);
     assert_eq!(a, b, "bench 3 node counts differ between runs");
 }
+
+#[test]
+fn perft_0_is_the_root_alone_in_both_front_ends() {
+    let mut e = Engine::spawn_args(&["perft", "0"]);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    e.wait_exit(PROMPT);
+    let cli: Vec<String> = e.received().into_iter().filter(|l| l != "<EOF>").collect();
+    if cli != ["", "Nodes searched: 1"] {
+        e.fail("tabas perft 0: expected only a blank line and 'Nodes searched: 1'");
+    }
+    let mut e = ready_engine();
+    e.check = OutputCheck::Any;
+    e.send("go perft 0");
+    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
+        l.starts_with("Nodes searched")
+    });
+    if lines != ["", "Nodes searched: 1"] {
+        e.fail("go perft 0: expected only a blank line and 'Nodes searched: 1'");
+    }
+    e.check = OutputCheck::Protocol;
+    e.quit();
+}

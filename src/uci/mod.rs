@@ -254,17 +254,7 @@ impl Session {
         let pos = self.engine.board().chess();
         let mode = CastlingMode::from_chess960(self.options.chess960);
         let start = std::time::Instant::now();
-        let mut total = 0;
-        if depth == 0 {
-            total = 1;
-        } else {
-            for (m, count) in crate::perft::divide(pos, depth) {
-                send(&format!("{}: {count}", m.to_uci(mode)));
-                total += count;
-            }
-        }
-        send("");
-        send(&format!("Nodes searched: {total}"));
+        crate::perft::print_divide(pos, depth, mode, &mut |line| send(line));
         log::debug!("perft {depth}: {:?}", start.elapsed());
     }
 
