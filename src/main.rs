@@ -67,7 +67,8 @@ fn perft(args: &[String]) -> ExitCode {
         shakmaty::Position::castles(&pos).mode()
     };
     let start = Instant::now();
-    let total = tabas::perft::print_divide(&pos, depth, mode, &mut |line| send(line));
+    let total = tabas::perft::print_divide(&pos, depth, mode, &|| false, &mut |line| send(line))
+        .expect("nothing stops it");
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} Mnps)",

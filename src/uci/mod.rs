@@ -12,6 +12,12 @@
 //! | `stop`, `ponderhit`, `quit`, `debug on\|off`, `register` | |
 //! | `d`, `eval`, `bench [depth]` | non-standard: board, evaluation, benchmark |
 //!
+//! `go perft` and `bench` run on a thread of their own like a search: `isready` is
+//! answered meanwhile, and `stop`, another `go` (perft or not), `bench`, `quit` or the
+//! end of input end them, as they end a search. One that is stopped prints nothing
+//! more: the divide lines or bench positions finished before stay, the total never
+//! comes (a partial total would read as a wrong count).
+//!
 //! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
 //! go to stderr through `log`.
 
@@ -144,15 +150,7 @@ impl Session {
                 "info string eval {} cp (side to move)",
                 crate::eval::evaluate(self.engine.board().chess())
             )),
-            Command::Bench { depth } => {
-                if self.engine.is_searching() {
-                    send_error("bench: a search is running");
-                } else {
-                    let depth = depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32);
-                    let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                    crate::bench::run(depth, self.options.search, &mut |l| send(l));
-                }
-            }
+            Command::Bench { depth } => self.bench(depth),
         }
         true
     }
@@ -189,10 +187,6 @@ impl Session {
             send_error(text);
         }
         if let Some(depth) = params.perft {
-            if self.engine.is_searching() {
-                send_error("go perft: a search is running");
-                return;
-            }
             self.perft(depth.clamp(0, 20) as u32);
             return;
         }
@@ -250,12 +244,30 @@ impl Session {
         }
     }
 
-    fn perft(&self, depth: u32) {
-        let pos = self.engine.board().chess();
+    /// Like a `go`, a `go perft` or `bench` ends whatever runs before it starts.
+    fn perft(&mut self, depth: u32) {
+        let pos = self.engine.board().chess().clone();
         let mode = CastlingMode::from_chess960(self.options.chess960);
-        let start = std::time::Instant::now();
-        crate::perft::print_divide(pos, depth, mode, &mut |line| send(line));
-        log::debug!("perft {depth}: {:?}", start.elapsed());
+        self.engine.run_job("perft", move |control| {
+            let start = std::time::Instant::now();
+            let stop = || control.is_stopped();
+            match crate::perft::print_divide(&pos, depth, mode, &stop, &mut |l| send(l)) {
+                Some(_) => log::debug!("perft {depth}: {:?}", start.elapsed()),
+                None => log::info!("perft {depth} stopped after {:?}", start.elapsed()),
+            }
+        });
+    }
+
+    fn bench(&mut self, depth: Option<i64>) {
+        let depth = depth.map_or(crate::bench::DEFAULT_DEPTH, |d| {
+            d.clamp(1, MAX_DEPTH as i64) as i32
+        });
+        let config = self.options.search;
+        self.engine.run_job("bench", move |control| {
+            if crate::bench::run_until(depth, config, control, &mut |l| send(l)).is_none() {
+                log::info!("bench {depth} stopped");
+            }
+        });
     }
 
     fn display(&self) {
