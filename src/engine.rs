@@ -3,10 +3,9 @@
 //! thread. No text here: the UCI layer parses commands into calls and turns
 //! `SearchEvent`s into lines.
 
-use crate::position::Board;
+use crate::position::{Board, parse_fen};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::sync::Arc;
@@ -179,13 +178,6 @@ impl Engine {
         }
     }
 
-    /// Waits for a search that ends by itself (depth, nodes, time).
-    pub fn wait(&mut self) {
-        if let Some(running) = self.running.take() {
-            let _ = running.handle.join();
-        }
-    }
-
     pub fn ponderhit(&self) {
         if let Some(running) = &self.running {
             running.control.ponderhit();
@@ -294,14 +286,6 @@ impl Engine {
 
 fn shorten(s: &str) -> String {
     crate::text::excerpt(s, 20)
-}
-
-/// A FEN in any castling notation (KQkq, Shredder HAha, X-FEN).
-pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
-    let fen = Fen::from_ascii(text.trim().as_bytes())
-        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))?;
-    fen.into_position::<Chess>(mode)
-        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
 }
 
 /// A move in UCI notation (both castling notations), legal in `pos`.

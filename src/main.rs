@@ -50,7 +50,7 @@ fn perft(args: &[String]) -> ExitCode {
     let pos: Chess = if args.len() > 1 {
         let text = args[1..].join(" ");
         // Chess960 mode reads every castling notation and plays standard chess the same.
-        match tabas::engine::parse_fen(&text, CastlingMode::Chess960) {
+        match tabas::position::parse_fen(&text, CastlingMode::Chess960) {
             Ok(p) => p,
             Err(e) => return usage_error(&e),
         }

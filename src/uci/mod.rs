@@ -21,14 +21,14 @@
 //! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
 //! go to stderr through `log`.
 
-pub mod command;
-pub mod options;
+mod command;
+pub(crate) mod options;
 
 use crate::engine::{Engine, SearchEvent};
 use crate::score::{self, MAX_PLY};
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
-use command::{Command, GoParams, PositionStart, UciError};
+use command::{Command, GoParams, PositionStart};
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
 use std::io::{BufRead, Write};
@@ -93,7 +93,7 @@ fn read_lines(tx: mpsc::Sender<Option<String>>) {
 }
 
 #[derive(Default)]
-pub struct Session {
+struct Session {
     engine: Engine,
     options: Options,
     debug: bool,
@@ -102,7 +102,7 @@ pub struct Session {
 
 impl Session {
     /// Handles one line; false when the session should end.
-    pub fn handle(&mut self, line: &str) -> bool {
+    fn handle(&mut self, line: &str) -> bool {
         log::debug!("<< {}", line.trim_end());
         let command = match command::parse(line) {
             Ok(Some(c)) => c,
@@ -337,11 +337,5 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingM
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
         (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
         (None, _) => "bestmove (none)".to_string(),
-    }
-}
-
-impl From<UciError> for String {
-    fn from(e: UciError) -> String {
-        e.0
     }
 }
