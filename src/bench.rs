@@ -3,7 +3,7 @@
 //! search's behaviour: it goes in commit messages as `Bench: N` (OpenBench).
 
 use crate::position::Board;
-use crate::search::{SearchConfig, search_depth};
+use crate::search::{Control, Limits, SearchConfig, Searcher};
 use crate::tt::TranspositionTable;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -72,6 +72,18 @@ pub const POSITIONS: &[&str] = &[
 /// through `out`, then `<nodes> nodes <nps> nps`. Returns the total node count.
 /// `config` switches parts of the search off for measurement (default: all on).
 pub fn run(depth: i32, config: SearchConfig, out: &mut dyn FnMut(&str)) -> u64 {
+    run_until(depth, config, &Control::new(false), out).expect("nothing stops it")
+}
+
+/// `run`, or `None` soon after `control` is stopped (UCI `bench` runs beside the
+/// input): the lines of the positions searched before stay, the interrupted
+/// position and the total are not printed.
+pub fn run_until(
+    depth: i32,
+    config: SearchConfig,
+    control: &Control,
+    out: &mut dyn FnMut(&str),
+) -> Option<u64> {
     let started = Instant::now();
     let mut total = 0;
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench table");
@@ -82,7 +94,15 @@ pub fn run(depth: i32, config: SearchConfig, out: &mut dyn FnMut(&str)) -> u64 {
             .expect("bench FEN")
             .into_position(CastlingMode::Standard)
             .expect("bench position");
-        let result = search_depth(&Board::new(pos), depth, &tt, config);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let mut searcher = Searcher::new(&tt, control, config, limits, 0);
+        let result = searcher.search(&Board::new(pos), &[], &mut |_| {});
+        if control.is_stopped() {
+            return None;
+        }
         total += result.nodes;
         out(&format!(
             "info string bench {:>2}/{} nodes {:>9} score {:>6} best {}",
@@ -97,7 +117,7 @@ pub fn run(depth: i32, config: SearchConfig, out: &mut dyn FnMut(&str)) -> u64 {
     }
     let ms = started.elapsed().as_millis().max(1) as u64;
     out(&format!("{total} nodes {} nps", total * 1000 / ms));
-    total
+    Some(total)
 }
 
 #[cfg(test)]
@@ -123,5 +143,17 @@ mod tests {
         let b = run(4, SearchConfig::default(), &mut |_| {});
         assert_eq!(a, b);
         assert!(a > 0);
+    }
+
+    #[test]
+    fn a_stopped_bench_prints_nothing_more() {
+        let control = Control::new(false);
+        control.stop();
+        let mut lines = Vec::new();
+        let total = run_until(64, SearchConfig::default(), &control, &mut |l| {
+            lines.push(l.to_string())
+        });
+        assert_eq!(total, None);
+        assert!(lines.is_empty(), "{lines:?}");
     }
 }

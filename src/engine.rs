@@ -1,11 +1,11 @@
 //! The engine's state between commands: the position and its history, the table,
-//! the options, and the search running in its own thread. No text here: the UCI
-//! layer parses commands into calls and turns `SearchEvent`s into lines.
+//! the options, and the search (or a `go perft` / `bench` job) running in its own
+//! thread. No text here: the UCI layer parses commands into calls and turns
+//! `SearchEvent`s into lines.
 
-use crate::position::Board;
+use crate::position::{Board, parse_fen};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher};
 use crate::tt::TranspositionTable;
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::sync::Arc;
@@ -21,7 +21,8 @@ pub enum SearchEvent {
 /// Receives the events of a search, on the search thread.
 pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
 
-struct RunningSearch {
+/// A search or a job on its thread; `control` stops it.
+struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
 }
@@ -34,7 +35,7 @@ pub struct Engine {
     /// Table size asked for but not yet applied (the search was running).
     pending_hash_mb: Option<usize>,
     pending_clear: bool,
-    running: Option<RunningSearch>,
+    running: Option<Running>,
     /// Old tables being given back to the OS (see `free_in_background`).
     freeing: Vec<JoinHandle<()>>,
 }
@@ -91,7 +92,8 @@ impl Engine {
         Ok(())
     }
 
-    pub fn is_searching(&self) -> bool {
+    /// True while a search or a job runs.
+    pub fn is_busy(&self) -> bool {
         self.running
             .as_ref()
             .is_some_and(|r| !r.handle.is_finished())
@@ -146,23 +148,33 @@ impl Engine {
                 sink(SearchEvent::BestMove(result));
             })
             .expect("spawn search thread");
-        self.running = Some(RunningSearch { control, handle });
+        self.running = Some(Running { control, handle });
     }
 
-    /// Stops the running search (if any) and waits until it has sent its best move.
+    /// Runs `job` on a thread of its own, as a search runs, so that `isready` is
+    /// answered meanwhile and `stop`, `go` and `quit` end it: the job must return soon
+    /// after `Control::is_stopped`. For `go perft` and `bench`, which can run for hours.
+    /// A search still running is stopped first.
+    pub fn run_job(&mut self, name: &str, job: impl FnOnce(&Control) + Send + 'static) {
+        self.stop();
+        let control = Arc::new(Control::new(false));
+        let thread_control = Arc::clone(&control);
+        let handle = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || job(&thread_control))
+            .expect("spawn job thread");
+        self.running = Some(Running { control, handle });
+    }
+
+    /// Stops the running search or job (if any) and waits until it has ended (a
+    /// search: sent its best move).
     pub fn stop(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.stop();
             if running.handle.join().is_err() {
-                log::error!("search thread ended abnormally");
+                log::error!("search or job thread ended abnormally");
             }
-        }
-    }
-
-    /// Waits for a search that ends by itself (depth, nodes, time).
-    pub fn wait(&mut self) {
-        if let Some(running) = self.running.take() {
-            let _ = running.handle.join();
         }
     }
 
@@ -175,7 +187,7 @@ impl Engine {
     /// Resizes the table now, or after the running search. Returns false if the
     /// memory could not be had (the old table stays).
     pub fn set_hash(&mut self, mb: usize) -> bool {
-        if self.is_searching() {
+        if self.is_busy() {
             self.pending_hash_mb = Some(mb);
             return true;
         }
@@ -208,7 +220,7 @@ impl Engine {
     /// allocation instead of overwriting: the OS hands out zero pages lazily, so
     /// clearing costs about the same for 16 MB and for 16 GB.
     pub fn clear_hash(&mut self) {
-        if self.is_searching() {
+        if self.is_busy() {
             self.pending_clear = true;
         } else {
             let mb = self.tt.size_mb().max(1);
@@ -258,9 +270,9 @@ impl Engine {
 
     /// `isready` while idle: finish the background work first, so that a search that
     /// follows has the machine to itself (a GUI asks `isready` after `ucinewgame`).
-    /// While a search runs, nothing is waited for.
+    /// While a search or a job runs, nothing is waited for.
     pub fn settle(&mut self) {
-        if !self.is_searching() {
+        if !self.is_busy() {
             for handle in self.freeing.drain(..) {
                 let _ = handle.join();
             }
@@ -274,14 +286,6 @@ impl Engine {
 
 fn shorten(s: &str) -> String {
     crate::text::excerpt(s, 20)
-}
-
-/// A FEN in any castling notation (KQkq, Shredder HAha, X-FEN).
-pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
-    let fen = Fen::from_ascii(text.trim().as_bytes())
-        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))?;
-    fen.into_position::<Chess>(mode)
-        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
 }
 
 /// A move in UCI notation (both castling notations), legal in `pos`.

@@ -5,15 +5,17 @@
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`.
 
+// Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
+// private, so that the compiler reports what nothing uses.
 pub mod bench;
-pub mod engine;
-pub mod eval;
+mod engine;
+mod eval;
 pub mod lab;
 pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
-pub mod text;
-pub mod time;
-pub mod tt;
+mod text;
+mod time;
+mod tt;
 pub mod uci;

@@ -50,7 +50,7 @@ fn perft(args: &[String]) -> ExitCode {
     let pos: Chess = if args.len() > 1 {
         let text = args[1..].join(" ");
         // Chess960 mode reads every castling notation and plays standard chess the same.
-        match tabas::engine::parse_fen(&text, CastlingMode::Chess960) {
+        match tabas::position::parse_fen(&text, CastlingMode::Chess960) {
             Ok(p) => p,
             Err(e) => return usage_error(&e),
         }
@@ -67,17 +67,9 @@ fn perft(args: &[String]) -> ExitCode {
         shakmaty::Position::castles(&pos).mode()
     };
     let start = Instant::now();
-    let mut total = 0;
-    for (m, n) in tabas::perft::divide(&pos, depth) {
-        send(&format!("{}: {n}", m.to_uci(mode)));
-        total += n;
-    }
-    if depth == 0 {
-        total = 1;
-    }
+    let total = tabas::perft::print_divide(&pos, depth, mode, &|| false, &mut |line| send(line))
+        .expect("nothing stops it");
     let secs = start.elapsed().as_secs_f64();
-    send("");
-    send(&format!("Nodes searched: {total}"));
     eprintln!(
         "perft {depth}: {total} nodes in {secs:.3} s ({:.1} Mnps)",
         total as f64 / secs.max(1e-9) / 1e6

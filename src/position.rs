@@ -4,8 +4,9 @@
 //! The key comes from shakmaty's own Zobrist tables, updated incrementally where
 //! shakmaty can and recomputed where it cannot (castling, double pushes, …).
 
+use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -88,6 +89,14 @@ impl Board {
 
 fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// A FEN in any castling notation (KQkq, Shredder HAha, X-FEN).
+pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
+    let fen = Fen::from_ascii(text.trim().as_bytes())
+        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))?;
+    fen.into_position::<Chess>(mode)
+        .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! (invalid UTF-8 included), very long lines, in bursts.
 //!
 //! After each burst (`stop`, `isready`) the whole output of the burst is checked:
-//! * only protocol lines (and the lines of `d`, which the test sends itself);
+//! * only protocol lines (and the lines of `d`, which the test sends itself, and of
+//!   `go perft` and `bench`);
 //! * one `readyok` per `isready`, one `uciok` per `uci`;
 //! * exactly one `bestmove` per `go`, legal in the position the engine held at that
 //!   `go` (read back with `d` after every line that may change it), and every
@@ -15,9 +16,15 @@
 //! legal move there. At the end the engine still answers `isready` and exits with
 //! status 0 on `quit`.
 //!
-//! Lines that legitimately never end or would take minutes (`go perft`, `bench`),
-//! `quit`, `d` (the test's own position probe) and a `Hash` over 256 MB are
-//! filtered out of the stream. Every other line goes to the engine as generated.
+//! `go perft`, `bench` and `go depth` lines with absurd numbers are drawn on purpose:
+//! clamped, they run for ages (perft to 20 plies, the others to the deepest
+//! iteration), so they are still running when later lines come, and `isready` must
+//! be answered meanwhile (the burst's `stop` ends them).
+//!
+//! Filtered out of the stream: `quit`, `d` (the test's own position probe), a `Hash`
+//! over 256 MB, and the mutated or random lines that would run `go perft` or `bench`
+//! (the test could not tell whether they give a `bestmove`). Every other line goes
+//! to the engine as generated.
 //!
 //! Reproduce a failure with the seed printed in the message:
 //! `TABAS_FUZZ_SEED=<seed> cargo test --test fuzz_input`; `TABAS_FUZZ_LINES`
@@ -169,6 +176,17 @@ const GO_WORDS: &[&str] = &[
     "searchmoves",
 ];
 
+/// Depths that `go perft` (20 plies at most), `bench` and `go depth` clamp.
+const HUGE: &[&str] = &[
+    "21",
+    "100",
+    "65536",
+    "2147483648",
+    "9223372036854775807",
+    "99999999999999999999",
+    "18446744073709551616",
+];
+
 const NUMBERS: &[&str] = &[
     "0",
     "1",
@@ -199,8 +217,8 @@ const NUMBERS: &[&str] = &[
 ];
 
 /// Lines that must not go to the engine: `quit` ends the session, `d` is the
-/// test's own probe, `bench`/`go perft` may run for minutes, and a large `Hash`
-/// would let `ucinewgame`/`Clear Hash` touch gigabytes.
+/// test's own probe, a mutated `bench`/`go perft` may or may not give a `bestmove`,
+/// and a large `Hash` would let `ucinewgame`/`Clear Hash` touch gigabytes.
 fn keep(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(line);
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -239,6 +257,8 @@ enum Effect {
     Position { pos: Chess, needs_960: bool },
     /// A valid `setoption name UCI_Chess960 value …`.
     Chess960(bool),
+    /// A valid `go perft` or `bench`: no `bestmove`, never filtered out.
+    Tool,
 }
 
 struct Gen {
@@ -348,6 +368,16 @@ impl Gen {
             }
         }
         line
+    }
+
+    /// A job that would run for ages: only a `stop` (or the next `go`) ends it.
+    fn huge_job(&mut self) -> (String, Effect) {
+        let n = *self.rng.pick(HUGE);
+        match self.rng.below(3) {
+            0 => (format!("go perft {n}"), Effect::Tool),
+            1 => (format!("bench {n}"), Effect::Tool),
+            _ => (format!("go depth {n}"), Effect::Unknown),
+        }
     }
 
     fn setoption(&mut self) -> (String, Effect) {
@@ -626,6 +656,10 @@ impl Gen {
                 (self.rng.pick(special).to_vec(), Effect::Unknown)
             }
             91..=92 => (self.long_line(), Effect::Unknown),
+            93..=94 => {
+                let (l, eff) = self.huge_job();
+                (l.into_bytes(), eff)
+            }
             _ => {
                 // `go` with random keywords and numbers.
                 let mut s = String::from("go");
@@ -674,7 +708,7 @@ fn run_fuzz(seed: u64, lines: usize) {
     e.label = format!(
         "fuzz seed {seed} (reproduce: TABAS_FUZZ_SEED={seed} cargo test --test fuzz_input)"
     );
-    e.check = OutputCheck::ProtocolOrDisplay;
+    e.check = OutputCheck::ProtocolDisplayOrTool;
     e.handshake();
     e.sync();
     let mut model = Model {
@@ -703,8 +737,12 @@ fn run_fuzz(seed: u64, lines: usize) {
                     *b = b' ';
                 }
             }
-            if !keep(&bytes) {
+            let tool = matches!(effect, Effect::Tool);
+            if !tool && !keep(&bytes) {
                 continue;
+            }
+            if tool {
+                stats.jobs += 1;
             }
             i += 1;
             sent += 1;
@@ -719,7 +757,7 @@ fn run_fuzz(seed: u64, lines: usize) {
             match words.first().copied() {
                 Some("isready") => n_ready += 1,
                 Some("uci") => n_uci += 1,
-                Some("go") => gos.push(GoRec {
+                Some("go") if !tool => gos.push(GoRec {
                     d_index: ds.len() - 1,
                     mode: model.chess960.map(CastlingMode::from_chess960),
                 }),
@@ -788,15 +826,17 @@ fn run_fuzz(seed: u64, lines: usize) {
     e.sync();
     e.quit();
     eprintln!(
-        "fuzz seed {seed}: {sent} lines in {burst_no} bursts; {} go, {} info depth lines, \
-         {} error lines, {} d probes ({} with a known position)",
-        stats.gos, stats.infos, stats.errors, stats.ds, stats.known
+        "fuzz seed {seed}: {sent} lines in {burst_no} bursts; {} go, {} go perft or bench, \
+         {} info depth lines, {} error lines, {} d probes ({} with a known position)",
+        stats.gos, stats.jobs, stats.infos, stats.errors, stats.ds, stats.known
     );
 }
 
 #[derive(Default)]
 struct Stats {
     gos: usize,
+    /// `go perft` and `bench` lines.
+    jobs: usize,
     infos: usize,
     errors: usize,
     ds: usize,
@@ -924,7 +964,7 @@ fn latin1_and_invalid_utf8_lines_are_survived() {
     // The rejected position line left the start position.
     let r = e.go_checked("go depth 2", &Chess::default(), STD, LONG);
     if r.best.is_none() {
-        e.fail("bestmove 0000 in the start position");
+        e.fail("bestmove (none) in the start position");
     }
     e.quit();
 }

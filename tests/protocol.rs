@@ -232,7 +232,7 @@ fn node_depth_and_movetime_limits_return_promptly() {
             e.fail(&format!("'{go}' took {:?}", t.elapsed()));
         }
         if r.best.is_none() {
-            e.fail("bestmove 0000 from the start position");
+            e.fail("bestmove (none) from the start position");
         }
     }
     let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
@@ -365,7 +365,7 @@ fn being_mated_is_a_negative_mate_score() {
 }
 
 #[test]
-fn no_legal_move_gives_bestmove_0000() {
+fn no_legal_move_gives_bestmove_none() {
     let mut e = ready_engine();
     for (fen, what) in [(CHECKMATED, "checkmated"), (STALEMATE, "stalemated")] {
         let pos = parse_fen(fen);
@@ -382,7 +382,7 @@ fn no_legal_move_gives_bestmove_0000() {
             "go nodes 100",
         ] {
             let r = e.go_checked(go, &pos, STD, PROMPT);
-            if r.best_line != "bestmove 0000" {
+            if r.best_line != "bestmove (none)" {
                 e.fail(&format!("{what}: {go} gave {:?}", r.best_line));
             }
         }
@@ -395,7 +395,7 @@ fn no_legal_move_gives_bestmove_0000() {
         }
         e.send("stop");
         let r = e.finish_checked(&pos, STD, PROMPT);
-        if r.best_line != "bestmove 0000" {
+        if r.best_line != "bestmove (none)" {
             e.fail(&format!(
                 "{what}: go infinite + stop gave {:?}",
                 r.best_line
@@ -728,7 +728,7 @@ fn bad_positions_are_rejected_and_the_old_one_kept() {
     // Searching still searches the kept position.
     let r = e.go_checked("go depth 2", &kept_pos, STD, PROMPT);
     if r.best.is_none() {
-        e.fail("bestmove 0000 after e2e4");
+        e.fail("bestmove (none) after e2e4");
     }
     e.quit();
 }
@@ -1000,4 +1000,133 @@ fn cli_bench_is_deterministic() {
     let b = bench_nodes("3");
     assert!(a > 0);
     assert_eq!(a, b, "bench 3 node counts differ between runs");
+}
+
+#[test]
+fn perft_0_is_the_root_alone_in_both_front_ends() {
+    let mut e = Engine::spawn_args(&["perft", "0"]);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    e.wait_exit(PROMPT);
+    let cli: Vec<String> = e.received().into_iter().filter(|l| l != "<EOF>").collect();
+    if cli != ["", "Nodes searched: 1"] {
+        e.fail("tabas perft 0: expected only a blank line and 'Nodes searched: 1'");
+    }
+    let mut e = ready_engine();
+    e.check = OutputCheck::Any;
+    e.send("go perft 0");
+    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
+        l.starts_with("Nodes searched")
+    });
+    if lines != ["", "Nodes searched: 1"] {
+        e.fail("go perft 0: expected only a blank line and 'Nodes searched: 1'");
+    }
+    e.check = OutputCheck::Protocol;
+    e.quit();
+}
+
+/// `go perft` and `bench` with absurd depths (clamped to 20 plies and to the
+/// search's deepest iteration: they would run for ages) run beside the input, as a
+/// search does: `isready` is answered at once, `stop` ends them without a total
+/// (nothing but protocol lines may come), `quit` and the end of input exit at once.
+#[test]
+fn huge_go_perft_and_bench_leave_the_engine_responsive() {
+    const AT_ONCE: Duration = Duration::from_secs(1);
+    #[track_caller]
+    fn within(e: &Engine, what: &str, since: Instant) {
+        if since.elapsed() > AT_ONCE {
+            e.fail(&format!("{what} took {:?}", since.elapsed()));
+        }
+    }
+    for cmd in [
+        "go perft 99999999999999999999",
+        "bench 99999999999999999999",
+    ] {
+        // isready, stop, isready, quit.
+        let mut e = ready_engine();
+        e.label = cmd.to_string();
+        e.send("position startpos");
+        e.send(cmd);
+        let t = Instant::now();
+        e.sync();
+        within(&e, "readyok while it runs", t);
+        e.send("stop");
+        let t = Instant::now();
+        e.sync();
+        within(&e, "stop and readyok", t);
+        // Nothing comes after the stop; a search still works.
+        e.lines_for(Duration::from_millis(200));
+        let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
+        if r.best.is_none() {
+            e.fail("no move after the stopped job");
+        }
+        e.send("quit");
+        let t = Instant::now();
+        e.wait_exit(PROMPT);
+        within(&e, "quit", t);
+
+        // quit while it runs.
+        let mut e = ready_engine();
+        e.label = format!("{cmd}, then quit");
+        e.send(cmd);
+        e.sync();
+        e.send("quit");
+        let t = Instant::now();
+        let status = e.wait_exit(PROMPT);
+        within(&e, "quit while it runs", t);
+        if !status.success() {
+            e.fail(&format!("status {status:?} after quit"));
+        }
+
+        // End of input while it runs.
+        let mut e = ready_engine();
+        e.label = format!("{cmd}, then end of input");
+        e.send(cmd);
+        e.sync();
+        e.close_stdin();
+        let t = Instant::now();
+        let status = e.wait_exit(PROMPT);
+        within(&e, "exit at end of input", t);
+        if !status.success() {
+            e.fail(&format!("status {status:?} at end of input"));
+        }
+    }
+}
+
+#[test]
+fn go_perft_bench_and_go_replace_whatever_runs() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    // A bench replaces a perft, a perft replaces a bench.
+    e.send("go perft 20");
+    e.send("bench 100");
+    e.check = OutputCheck::Any;
+    e.send("go perft 1");
+    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
+        l.starts_with("Nodes searched")
+    });
+    let counted = lines.iter().filter(|l| l.ends_with(": 1")).count();
+    if counted != 20 || lines.last().map(String::as_str) != Some("Nodes searched: 20") {
+        e.fail("go perft 1 after a perft and a bench");
+    }
+    e.check = OutputCheck::Protocol;
+    // A search replaces a perft.
+    e.send("go perft 20");
+    e.go_checked("go depth 1", &start(), STD, PROMPT);
+    // A perft replaces a search, which still gives its one bestmove first.
+    e.send("go infinite");
+    e.expect_prefix("info depth", PROMPT);
+    e.check = OutputCheck::Any;
+    e.send("go perft 1");
+    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
+        l.starts_with("Nodes searched")
+    });
+    let best = lines.iter().position(|l| l.starts_with("bestmove"));
+    let first_count = lines.iter().position(|l| l.ends_with(": 1"));
+    if best.is_none() || first_count.is_none() || best > first_count {
+        e.fail("go perft during go infinite: expected the bestmove, then the divide");
+    }
+    e.check = OutputCheck::Protocol;
+    e.assert_no_extra_bestmove();
+    e.quit();
 }

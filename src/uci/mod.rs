@@ -12,17 +12,23 @@
 //! | `stop`, `ponderhit`, `quit`, `debug on\|off`, `register` | |
 //! | `d`, `eval`, `bench [depth]` | non-standard: board, evaluation, benchmark |
 //!
+//! `go perft` and `bench` run on a thread of their own like a search: `isready` is
+//! answered meanwhile, and `stop`, another `go` (perft or not), `bench`, `quit` or the
+//! end of input end them, as they end a search. One that is stopped prints nothing
+//! more: the divide lines or bench positions finished before stay, the total never
+//! comes (a partial total would read as a wrong count).
+//!
 //! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
 //! go to stderr through `log`.
 
-pub mod command;
-pub mod options;
+mod command;
+pub(crate) mod options;
 
 use crate::engine::{Engine, SearchEvent};
 use crate::score::{self, MAX_PLY};
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
-use command::{Command, GoParams, PositionStart, UciError};
+use command::{Command, GoParams, PositionStart};
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
 use std::io::{BufRead, Write};
@@ -87,7 +93,7 @@ fn read_lines(tx: mpsc::Sender<Option<String>>) {
 }
 
 #[derive(Default)]
-pub struct Session {
+struct Session {
     engine: Engine,
     options: Options,
     debug: bool,
@@ -96,7 +102,7 @@ pub struct Session {
 
 impl Session {
     /// Handles one line; false when the session should end.
-    pub fn handle(&mut self, line: &str) -> bool {
+    fn handle(&mut self, line: &str) -> bool {
         log::debug!("<< {}", line.trim_end());
         let command = match command::parse(line) {
             Ok(Some(c)) => c,
@@ -144,15 +150,7 @@ impl Session {
                 "info string eval {} cp (side to move)",
                 crate::eval::evaluate(self.engine.board().chess())
             )),
-            Command::Bench { depth } => {
-                if self.engine.is_searching() {
-                    send_error("bench: a search is running");
-                } else {
-                    let depth = depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32);
-                    let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                    crate::bench::run(depth, self.options.search, &mut |l| send(l));
-                }
-            }
+            Command::Bench { depth } => self.bench(depth),
         }
         true
     }
@@ -189,10 +187,6 @@ impl Session {
             send_error(text);
         }
         if let Some(depth) = params.perft {
-            if self.engine.is_searching() {
-                send_error("go perft: a search is running");
-                return;
-            }
             self.perft(depth.clamp(0, 20) as u32);
             return;
         }
@@ -250,22 +244,30 @@ impl Session {
         }
     }
 
-    fn perft(&self, depth: u32) {
-        let pos = self.engine.board().chess();
+    /// Like a `go`, a `go perft` or `bench` ends whatever runs before it starts.
+    fn perft(&mut self, depth: u32) {
+        let pos = self.engine.board().chess().clone();
         let mode = CastlingMode::from_chess960(self.options.chess960);
-        let start = std::time::Instant::now();
-        let mut total = 0;
-        if depth == 0 {
-            total = 1;
-        } else {
-            for (m, count) in crate::perft::divide(pos, depth) {
-                send(&format!("{}: {count}", m.to_uci(mode)));
-                total += count;
+        self.engine.run_job("perft", move |control| {
+            let start = std::time::Instant::now();
+            let stop = || control.is_stopped();
+            match crate::perft::print_divide(&pos, depth, mode, &stop, &mut |l| send(l)) {
+                Some(_) => log::debug!("perft {depth}: {:?}", start.elapsed()),
+                None => log::info!("perft {depth} stopped after {:?}", start.elapsed()),
             }
-        }
-        send("");
-        send(&format!("Nodes searched: {total}"));
-        log::debug!("perft {depth}: {:?}", start.elapsed());
+        });
+    }
+
+    fn bench(&mut self, depth: Option<i64>) {
+        let depth = depth.map_or(crate::bench::DEFAULT_DEPTH, |d| {
+            d.clamp(1, MAX_DEPTH as i64) as i32
+        });
+        let config = self.options.search;
+        self.engine.run_job("bench", move |control| {
+            if crate::bench::run_until(depth, config, control, &mut |l| send(l)).is_none() {
+                log::info!("bench {depth} stopped");
+            }
+        });
     }
 
     fn display(&self) {
@@ -328,17 +330,12 @@ pub fn format_info(r: &Report, mode: CastlingMode) -> String {
     line
 }
 
-/// `bestmove m [ponder p]`; `bestmove 0000` when there is no legal move.
+/// `bestmove m [ponder p]`; `bestmove (none)` when there is no legal move (as
+/// Stockfish: python-chess reads it as "no move", while `0000` is a null move to it).
 pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
     match (best, ponder) {
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
         (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
-        (None, _) => "bestmove 0000".to_string(),
-    }
-}
-
-impl From<UciError> for String {
-    fn from(e: UciError) -> String {
-        e.0
+        (None, _) => "bestmove (none)".to_string(),
     }
 }

@@ -46,6 +46,26 @@ pub fn is_display_line(line: &str) -> bool {
         || line.starts_with("Checkers:")
 }
 
+/// Lines printed by the non-standard `go perft` (`e2e4: 20`, a blank line,
+/// `Nodes searched: 400`) and `bench` (`info string bench …` lines, then
+/// `<N> nodes <M> nps`).
+pub fn is_tool_line(line: &str) -> bool {
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let words: Vec<&str> = line.split(' ').collect();
+    let divide = |mv: &str, n: &str| {
+        let mv = mv.as_bytes();
+        (mv.len() == 4 || mv.len() == 5)
+            && mv
+                .iter()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && number(n)
+    };
+    line.is_empty()
+        || line.strip_prefix("Nodes searched: ").is_some_and(number)
+        || matches!(words[..], [mv, n] if mv.ends_with(':') && divide(&mv[..mv.len() - 1], n))
+        || matches!(words[..], [n, "nodes", m, "nps"] if number(n) && number(m))
+}
+
 /// How stdout lines are checked as they arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputCheck {
@@ -53,6 +73,8 @@ pub enum OutputCheck {
     Protocol,
     /// Protocol lines and the lines of `d`.
     ProtocolOrDisplay,
+    /// Protocol lines, the lines of `d`, `go perft` and `bench`.
+    ProtocolDisplayOrTool,
     /// Anything goes (`go perft`, `bench`, command-line tools).
     Any,
 }
@@ -227,6 +249,9 @@ impl Engine {
         let ok = match self.check {
             OutputCheck::Protocol => is_protocol_line(line),
             OutputCheck::ProtocolOrDisplay => is_protocol_line(line) || is_display_line(line),
+            OutputCheck::ProtocolDisplayOrTool => {
+                is_protocol_line(line) || is_display_line(line) || is_tool_line(line)
+            }
             OutputCheck::Any => true,
         };
         if !ok {
@@ -464,7 +489,7 @@ impl Drop for Engine {
 pub struct Searched {
     pub infos: Vec<String>,
     pub best_line: String,
-    /// `None` for `bestmove 0000`.
+    /// `None` for `bestmove (none)`.
     pub best: Option<Move>,
     pub ponder: Option<Move>,
 }
@@ -542,7 +567,7 @@ pub fn parse_engine_move_opt(
     Ok(m)
 }
 
-/// Checks `bestmove X [ponder Y]`: X legal in `pos` (or `0000` exactly when there
+/// Checks `bestmove X [ponder Y]`: X legal in `pos` (or `(none)` exactly when there
 /// is no legal move), Y legal after X. Returns the moves.
 #[track_caller]
 pub fn check_bestmove(
@@ -569,16 +594,16 @@ pub fn check_bestmove_opt(
         eng.fail(&format!("malformed bestmove line {line:?}"));
     }
     let legal = pos.legal_moves();
-    if words[1] == "0000" {
+    if words[1] == "(none)" {
         if !legal.is_empty() {
             eng.fail(&format!(
-                "bestmove 0000 but {} has {} legal moves",
+                "bestmove (none) but {} has {} legal moves",
                 fen_of(pos),
                 legal.len()
             ));
         }
         if words.len() > 2 {
-            eng.fail(&format!("ponder move after bestmove 0000: {line:?}"));
+            eng.fail(&format!("ponder move after bestmove (none): {line:?}"));
         }
         return (None, None);
     }
