@@ -510,19 +510,3 @@ fn score_drop(scores: &[Score]) -> i32 {
         _ => 0,
     }
 }
-
-/// A search with no reporting: a fixed-depth search of `board`, for tests and bench.
-pub fn search_depth(
-    board: &Board,
-    depth: i32,
-    tt: &TranspositionTable,
-    config: SearchConfig,
-) -> SearchResult {
-    let control = Control::new(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let mut searcher = Searcher::new(tt, &control, config, limits, 0);
-    searcher.search(board, &[], &mut |_| {})
-}
