@@ -11,6 +11,10 @@ use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};
+
+/// History changes a late move's reduction by at most this many plies either way, so
+/// that a move with bad history is still searched to a depth where it can show itself.
+const LMR_HISTORY_MAX_PLIES: i32 = 2;
 use shakmaty::Position;
 
 impl Searcher<'_> {
@@ -101,11 +105,13 @@ impl Searcher<'_> {
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
         // Where it did, pruning on it is riskier; where it fell, it is safer.
+        // Without an evaluation two plies back (near the root, after a check) there is
+        // no evidence either way: assume improving, the cautious side.
         let improving = !in_check
-            && ply >= 2
-            && self.stack[ply - 2]
-                .static_eval
-                .is_some_and(|before| static_eval > before);
+            && (ply < 2
+                || self.stack[ply - 2]
+                    .static_eval
+                    .is_none_or(|before| static_eval > before));
 
         // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.
@@ -237,8 +243,11 @@ impl Searcher<'_> {
             // Step 8d. Late move reductions: with good ordering, quiet moves late in the
             // list rarely beat alpha, so they are searched shallower first; any that
             // does beat alpha is searched again at full depth (so nothing is lost but time).
+            // Not at the root: a root move reduced at every iteration is never seen deeply
+            // (a quiet sacrifice with bad history would stay hidden for good).
             let mut reduction = 0;
             if self.config.lmr
+                && !root
                 && depth >= params.lmr_min_depth
                 && moves_searched >= params.lmr_min_moves as usize
                 && is_quiet(m)
@@ -256,7 +265,8 @@ impl Searcher<'_> {
                     // Killers and counter moves have refuted something like this before.
                     - refuter as i32
                     // History: moves that often cut elsewhere deserve a closer look.
-                    - self.quiet_history(ply, side, m) / params.lmr_history_divisor;
+                    - (self.quiet_history(ply, side, m) / params.lmr_history_divisor)
+                        .clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES);
                 reduction = reduction.clamp(0, depth - 2);
             }
 
