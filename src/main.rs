@@ -11,6 +11,7 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas --dev                the same, listing the Debug_* search switches as options
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
        tabas perft <depth> [fen]  move-generation count per root move
+       tabas params               the search's tunables as SPSA input (OpenBench format)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
 
@@ -39,6 +40,16 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft(&args[1..]),
         Some("lab") => tabas::lab::run_cli(&args[1..]),
+        Some("params") => {
+            // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.
+            for t in tabas::search::params::TUNABLES {
+                send(&format!(
+                    "{}, int, {}, {}, {}, {}, 0.002",
+                    t.name, t.default, t.min, t.max, t.step
+                ));
+            }
+            ExitCode::SUCCESS
+        }
         Some(other) => usage_error(&format!("unknown argument '{other}'")),
     }
 }
