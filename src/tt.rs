@@ -22,6 +22,30 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What a fail-soft search that returned `score` in the window (`alpha`, `beta`) proves.
+    #[inline]
+    pub fn of(score: Score, alpha: Score, beta: Score) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles the window (`alpha`, `beta`).
+    #[inline]
+    pub fn decides(self, score: Score, alpha: Score, beta: Score) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
+impl Bound {
     fn to_bits(self) -> u64 {
         match self {
             Bound::Exact => 1,
@@ -330,6 +354,18 @@ mod tests {
         age_weight: 8,
         keep_deeper_by: 3,
     };
+
+    #[test]
+    fn a_result_proves_the_bound_that_later_decides_the_same_window() {
+        assert_eq!(Bound::of(50, 10, 50), Bound::Lower);
+        assert_eq!(Bound::of(30, 10, 50), Bound::Exact);
+        assert_eq!(Bound::of(10, 10, 50), Bound::Upper);
+        for score in [-100, 10, 30, 50, 100] {
+            assert!(Bound::of(score, 10, 50).decides(score, 10, 50), "{score}");
+        }
+        assert!(!Bound::Lower.decides(40, 10, 50));
+        assert!(!Bound::Upper.decides(20, 10, 50));
+    }
 
     #[test]
     fn store_then_probe_round_trips() {

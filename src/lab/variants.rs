@@ -344,12 +344,7 @@ impl Searcher {
             // (with no path-dependent draws, the same tree), and its bound decides this
             // window. A deeper entry is a deeper tree's value, not minimax's: only ordering.
             // The root always searches: its value is what is measured.
-            let decides = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if ply > 0 && entry.depth == depth && decides {
+            if ply > 0 && entry.depth == depth && entry.bound.decides(value, alpha, beta) {
                 self.counts.table_cutoffs += 1;
                 return value;
             }
@@ -438,13 +433,7 @@ impl Searcher {
 
         // Step 6. Remember the result, with the side of the window it lies on.
         if self.features.table {
-            let bound = if best <= original_alpha {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             let entry = TableEntry {
                 depth,
                 score: score::to_tt(best, ply),

@@ -83,17 +83,14 @@ impl Searcher<'_> {
         // a cutoff when the stored bound already decides this window.
         let entry = self.tt.probe(board.key());
         let tt_move = entry.map_or(0, |e| e.packed_move);
-        if let Some(e) = entry {
+        if let Some(e) = entry
+            && self.config.tt_cutoffs
+            && !pv_node
+            && e.depth >= depth
+        {
             let tt_score = score::from_tt(e.score, ply);
-            if self.config.tt_cutoffs && !pv_node && e.depth >= depth {
-                let cuts = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => tt_score >= beta,
-                    Bound::Upper => tt_score <= alpha,
-                };
-                if cuts {
-                    return tt_score;
-                }
+            if e.bound.decides(tt_score, alpha, beta) {
+                return tt_score;
             }
         }
 
@@ -330,13 +327,7 @@ impl Searcher<'_> {
         self.keys.pop();
 
         // Step 11. Remember what was learned.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(
             board.key(),
             Entry {

@@ -42,12 +42,7 @@ impl Searcher<'_> {
         };
         if let Some(e) = entry {
             let tt_score = score::from_tt(e.score, ply);
-            let cuts = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_score >= beta,
-                Bound::Upper => tt_score <= alpha,
-            };
-            if cuts {
+            if e.bound.decides(tt_score, alpha, beta) {
                 return tt_score;
             }
         }
@@ -111,13 +106,7 @@ impl Searcher<'_> {
         }
 
         if self.config.quiescence_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.tt.store(
                 board.key(),
                 Entry {
