@@ -2,7 +2,7 @@
 //! Read it top to bottom: each step is one block.
 
 use super::Searcher;
-use super::history::{PieceTo, continuation};
+use super::history::PieceTo;
 use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, QuietHints, is_quiet, pack_move};
 use super::see::see_ge;
@@ -11,10 +11,6 @@ use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};
-
-/// History changes a late move's reduction by at most this many plies either way, so
-/// that a move with bad history is still searched to a depth where it can show itself.
-const LMR_HISTORY_MAX_PLIES: i32 = 2;
 use shakmaty::Position;
 
 impl Searcher<'_> {
@@ -136,7 +132,6 @@ impl Searcher<'_> {
             let reduced = depth - 1 - params.null_move_reduction(depth);
             self.keys.push(board.key());
             self.stack[ply + 1].reached_by = Reached::Null;
-            self.stack[ply + 1].piece_to = None;
             let score = -self.negamax::<NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
             self.keys.pop();
             if self.stopped {
@@ -157,26 +152,11 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
-        let previous = self.stack[ply].piece_to;
-        let before_previous = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            None
-        };
-        let hints = QuietHints {
-            killers: *self.killers.get(ply),
-            counter: previous.and_then(|p| self.counters.get(p)),
-            history: &self.history,
-            continuations: [
-                previous.map(|p| self.continuation.row(p)),
-                before_previous.map(|p| self.continuation.row(p)),
-            ],
-        };
         let mut picker = MovePicker::new(
             board.chess(),
             moves,
             tt_move,
-            &hints,
+            &self.quiet_hints(ply),
             self.ordering_switches(),
         );
 
@@ -234,8 +214,7 @@ impl Searcher<'_> {
             }
 
             let nodes_before = self.nodes;
-            self.stack[ply + 1].reached_by = Reached::Move(m);
-            self.stack[ply + 1].piece_to = Some(PieceTo::new(board.turn(), m));
+            self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
 
             // Step 8d. Late move reductions: with good ordering, quiet moves late in the
             // list rarely beat alpha, so they are searched shallower first; any that
@@ -251,19 +230,17 @@ impl Searcher<'_> {
                 && !in_check
                 && !gives_check
             {
-                let side = board.turn();
-                let refuter = self.killers.get(ply).contains(&Some(m))
-                    || previous.is_some_and(|p| self.counters.get(p) == Some(m));
+                let hints = self.quiet_hints(ply);
                 reduction = self.reductions.get(depth, moves_searched)
                     // Exact scores matter more on the principal variation.
                     - pv_node as i32
                     // A worsening position is less likely to be saved by a late move.
                     + !improving as i32
                     // Killers and counter moves have refuted something like this before.
-                    - refuter as i32
+                    - hints.is_refuter(m) as i32
                     // History: moves that often cut elsewhere deserve a closer look.
-                    - (self.quiet_history(ply, side, m) / params.lmr_history_divisor)
-                        .clamp(-LMR_HISTORY_MAX_PLIES, LMR_HISTORY_MAX_PLIES);
+                    - (hints.score(board.turn(), m) / params.lmr_history_divisor)
+                        .clamp(-params.lmr_history_max, params.lmr_history_max);
                 reduction = reduction.clamp(0, depth - 2);
             }
 
@@ -342,17 +319,17 @@ impl Searcher<'_> {
         best_score
     }
 
-    /// The history score of a quiet move at `ply`: butterfly plus the continuations
-    /// of the moves one and two plies back (as the move ordering sees it).
-    fn quiet_history(&self, ply: usize, side: shakmaty::Color, m: shakmaty::Move) -> i32 {
-        let now = PieceTo::new(side, m);
-        let row = |p: Option<PieceTo>| continuation(p.map(|p| self.continuation.row(p)), now);
-        let before_previous = if ply >= 1 {
-            self.stack[ply - 1].piece_to
-        } else {
-            None
-        };
-        self.history.get(side, m) + row(self.stack[ply].piece_to) + row(before_previous)
+    /// What the node at `ply` knows about its quiet moves: killers, the counter move
+    /// to the previous move, and the histories (continuations of the moves one and two
+    /// plies back).
+    fn quiet_hints(&self, ply: usize) -> QuietHints<'_> {
+        let earlier = self.stack.earlier_moves(ply);
+        QuietHints {
+            killers: *self.killers.get(ply),
+            counter: earlier[0].and_then(|p| self.counters.get(p)),
+            history: &self.history,
+            continuations: earlier.map(|e| e.map(|p| self.continuation.row(p))),
+        }
     }
 
     /// A quiet move refuted the opponent: make it a killer, raise its history,
@@ -376,14 +353,7 @@ impl Searcher<'_> {
                 self.history.update(side, q, -bonus);
             }
             // The same bonus and malus as answers to the moves one and two plies back.
-            let earlier = [
-                self.stack[ply].piece_to,
-                if ply >= 1 {
-                    self.stack[ply - 1].piece_to
-                } else {
-                    None
-                },
-            ];
+            let earlier = self.stack.earlier_moves(ply);
             for e in earlier.into_iter().flatten() {
                 self.continuation.update(e, PieceTo::new(side, m), bonus);
                 for &q in tried {

@@ -107,6 +107,12 @@ impl<'h> QuietHints<'h> {
         }
     }
 
+    /// Whether `m` is a killer or the counter move: it refuted something like this before.
+    #[inline]
+    pub fn is_refuter(&self, m: Move) -> bool {
+        self.killers.contains(&Some(m)) || self.counter == Some(m)
+    }
+
     /// The history score of a quiet move: butterfly plus both continuations.
     #[inline]
     pub fn score(&self, side: Color, m: Move) -> i32 {

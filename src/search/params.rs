@@ -78,6 +78,9 @@ tunables! {
     lmr_divisor = 225, 100..=400, step 15;
     /// One ply less (more) reduction per this much positive (negative) quiet history.
     lmr_history_divisor = 8192, 2048..=32768, step 512;
+    /// ...but by at most this many plies either way, so that a move with bad history is
+    /// still searched to a depth where it can show itself.
+    lmr_history_max = 2, 0..=6, step 1;
 
     /// Reverse futility pruning applies up to this remaining depth...
     rfp_max_depth = 8, 3..=12, step 1;

@@ -9,10 +9,10 @@ use crate::eval;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};
+use shakmaty::Position;
 
 /// The depth quiescence results are stored at: below every main-search entry.
 const QUIESCENCE_DEPTH: i32 = 0;
-use shakmaty::Position;
 
 impl Searcher<'_> {
     pub(super) fn quiescence(

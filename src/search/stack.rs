@@ -1,12 +1,12 @@
 //! The search stack: one frame per ply, holding what later plies read.
 //!
 //! A node at ply `p` reads its own frame and those of `p - 1` and `p - 2`: how it was
-//! reached (null move or which move, whose piece is `Move::role`), the static
-//! evaluation two plies back ("improving"). Later rules add their own fields here.
+//! reached (null move, or the piece and square of the move: the continuation-history
+//! keys), the static evaluation two plies back ("improving"). Later rules add their
+//! own fields here.
 
 use super::history::PieceTo;
 use crate::score::{MAX_PLY, Score};
-use shakmaty::Move;
 
 /// How the position at a ply was reached.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -16,15 +16,13 @@ pub enum Reached {
     Root,
     /// A null move (the side to move passed).
     Null,
-    /// A move, with its piece (`Move::role`).
-    Move(Move),
+    /// A move: its piece and destination square.
+    Move(PieceTo),
 }
 
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
     pub reached_by: Reached,
-    /// The piece and square of the move that reached this ply (`None`: root or null move).
-    pub piece_to: Option<PieceTo>,
     /// The static evaluation at this ply; `None` in check (no static evaluation there).
     pub static_eval: Option<Score>,
 }
@@ -33,8 +31,18 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             reached_by: Reached::Root,
-            piece_to: None,
             static_eval: None,
+        }
+    }
+}
+
+impl Frame {
+    /// The piece and square of the move that reached this ply (`None`: root or null move).
+    #[inline]
+    pub fn piece_to(&self) -> Option<PieceTo> {
+        match self.reached_by {
+            Reached::Move(p) => Some(p),
+            Reached::Root | Reached::Null => None,
         }
     }
 }
@@ -64,5 +72,19 @@ impl std::ops::IndexMut<usize> for Stack {
     #[inline]
     fn index_mut(&mut self, ply: usize) -> &mut Frame {
         &mut self.frames[ply]
+    }
+}
+
+impl Stack {
+    /// The moves one and two plies before the node at `ply` (the keys of continuation
+    /// history): `None` where there is none (the root, a null move).
+    #[inline]
+    pub fn earlier_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        let before_previous = if ply >= 1 {
+            self[ply - 1].piece_to()
+        } else {
+            None
+        };
+        [self[ply].piece_to(), before_previous]
     }
 }
