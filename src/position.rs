@@ -6,7 +6,10 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
+    attacks,
+};
 
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -85,6 +88,72 @@ impl Board {
         let pawns_and_kings = board.by_role(Role::Pawn) | board.by_role(Role::King);
         (ours & !pawns_and_kings).any()
     }
+
+    /// Whether the legal move `m` gives check, without making it.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        gives_check(&self.pos, m)
+    }
+}
+
+/// Whether the legal move `m` gives check, without making it (`play(m).in_check()`
+/// costs a copy of the position; the search asks this before deciding whether a
+/// move is worth making at all). shakmaty keeps its own version private.
+///
+/// After the move, the opponent's king is attacked by the moved piece from its new
+/// square (direct check) or by a slider whose line the move opened (discovered
+/// check; en passant removes two pawns from a line, castling moves the rook).
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let mut occupied = board.occupied();
+    let mut ours = board.by_color(us);
+    // (square the piece lands on, what it is there)
+    let (landing, role) = match m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => {
+            occupied = occupied.without(from).with(to);
+            ours = ours.without(from);
+            (to, promotion.unwrap_or(role))
+        }
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            occupied = occupied.without(from).without(captured).with(to);
+            ours = ours.without(from);
+            (to, Role::Pawn)
+        }
+        Move::Castle { king: k, rook } => {
+            let side = CastlingSide::from_king_side(rook > k);
+            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+            occupied = occupied
+                .without(k)
+                .without(rook)
+                .with(king_to)
+                .with(rook_to);
+            ours = ours.without(k).without(rook);
+            (rook_to, Role::Rook)
+        }
+        Move::Put { role, to } => {
+            occupied = occupied.with(to);
+            (to, role)
+        }
+    };
+    let moved = Piece { color: us, role };
+    if attacks::attacks(landing, moved, occupied).contains(king) {
+        return true;
+    }
+    // Discovered: any of our other sliders now sees the king.
+    let diagonal = attacks::bishop_attacks(king, occupied) & board.bishops_and_queens();
+    let straight = attacks::rook_attacks(king, occupied) & board.rooks_and_queens();
+    ((diagonal | straight) & ours).any()
 }
 
 fn full_key(pos: &Chess) -> u64 {
@@ -116,6 +185,76 @@ mod tests {
         }
         for m in board.chess().legal_moves() {
             walk(&board.play(m), depth - 1);
+        }
+    }
+
+    /// `gives_check` agrees with making the move, on every move of every position up
+    /// to `depth` plies below `board`.
+    fn check_gives_check(board: &Board, depth: u32) -> u64 {
+        let mut checks = 0;
+        for m in board.chess().legal_moves() {
+            let child = board.play(m);
+            assert_eq!(
+                board.gives_check(m),
+                child.in_check(),
+                "{m:?} in {}",
+                Fen::from_position(board.chess(), EnPassantMode::Legal)
+            );
+            checks += child.in_check() as u64;
+            if depth > 1 {
+                checks += check_gives_check(&child, depth - 1);
+            }
+        }
+        checks
+    }
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let suites = [
+            (
+                include_str!("../perft/perftsuite.epd"),
+                CastlingMode::Standard,
+            ),
+            (include_str!("../perft/fischer.epd"), CastlingMode::Chess960),
+        ];
+        let mut checks = 0;
+        for (suite, mode) in suites {
+            for line in suite.lines().filter(|l| !l.trim().is_empty()).take(60) {
+                let fen = line.split(';').next().unwrap();
+                // (A few suite positions are ones shakmaty refuses: skipped here.)
+                if let Ok(pos) = parse_fen(fen, mode) {
+                    checks += check_gives_check(&Board::new(pos), 3);
+                }
+            }
+        }
+        // Direct, discovered, en passant, promotion and castling checks all occur.
+        assert!(checks > 10_000, "only {checks} checks seen");
+    }
+
+    #[test]
+    fn gives_check_in_special_cases() {
+        for (fen, uci) in [
+            // En passant opens the rank to the king (discovered check by the rook).
+            ("8/8/8/K2pP2k/8/8/8/8 w - d6 0 1", "e5d6"),
+            ("8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1", "e5d6"),
+            // Castling checks with the rook.
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"),
+            // Underpromotion to a knight checks.
+            ("8/4P3/8/3k4/8/8/8/K7 w - - 0 1", "e7e8n"),
+            // Discovered check by a bishop behind a moving knight.
+            ("7k/8/8/8/8/2N5/8/B3K3 w - - 0 1", "c3e4"),
+        ] {
+            let board = Board::new(parse_fen(fen, CastlingMode::Standard).unwrap());
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .unwrap()
+                .to_move(board.chess())
+                .unwrap();
+            assert_eq!(
+                board.gives_check(m),
+                board.play(m).in_check(),
+                "{fen} {uci}"
+            );
         }
     }
 

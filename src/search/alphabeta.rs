@@ -152,28 +152,19 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
-        let mut picker = MovePicker::new(
-            board.chess(),
-            moves,
-            tt_move,
-            &self.quiet_hints(ply),
-            self.ordering_switches(),
-        );
+        let mut picker = MovePicker::new(board.chess(), moves, tt_move, self.ordering_switches());
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<shakmaty::Move, 256> = arrayvec::ArrayVec::new();
         let mut moves_searched = 0;
-        let mut skip_quiets = false;
         let late_move_limit = params.late_move_limit(depth, improving);
         let futile = static_eval + params.futility_margin(depth) <= alpha;
 
         self.keys.push(board.key());
-        while let Some(m) = picker.next() {
-            // (shakmaty tells a check only after the move: make it first.)
-            let child = board.play(m);
-            let gives_check = child.in_check();
+        while let Some(m) = picker.next(|| self.quiet_hints(ply)) {
+            let gives_check = board.gives_check(m);
             // A move that gives check is never pruned: that is where tactics hide.
             let prunable = !root && !in_check && !gives_check && best_score > -score::MATE_BOUND;
 
@@ -192,27 +183,26 @@ impl Searcher<'_> {
 
             // Quiet moves of a node that is neither the root nor in check, that give no
             // check, once a move has shown that we are not simply mated, may be pruned:
+            // (The picker then hands out only the quiet moves that give check.)
             if prunable && is_quiet(m) {
-                if skip_quiets {
-                    continue;
-                }
                 // Step 8b. Late move pruning: at low depth, after enough quiet moves, the
                 // rest (ordered last by history) almost never beat alpha.
                 if self.config.late_move_pruning
                     && depth <= params.lmp_max_depth
                     && quiets_tried.len() >= late_move_limit
                 {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
                 // Step 8c. Futility pruning: so far below alpha that no quiet move, which
                 // changes the material by nothing, is likely to lift us above it.
                 if self.config.futility && depth <= params.futility_max_depth && futile {
-                    skip_quiets = true;
+                    picker.skip_quiets();
                     continue;
                 }
             }
 
+            let child = board.play(m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
 

@@ -70,19 +70,13 @@ impl Searcher<'_> {
             return score::mated_in(ply);
         }
         let mut picker = if in_check {
-            MovePicker::new(
-                board.chess(),
-                moves,
-                0,
-                &QuietHints::history_only(&self.history),
-                self.ordering_switches(),
-            )
+            MovePicker::new(board.chess(), moves, 0, self.ordering_switches())
         } else {
             MovePicker::noisy(board.chess(), moves, self.ordering_switches())
         };
 
         let mut best_move = None;
-        while let Some(m) = picker.next() {
+        while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
             // A capture that loses material by static exchange cannot improve on
             // standing pat (safe up to the exchange's approximations: pins, checks).
             if self.config.see && !in_check && !see_ge(board.chess(), m, 0) {
