@@ -75,11 +75,16 @@ impl Searcher<'_> {
             }
         }
 
+        // A node searched without one of its moves (the singular-extension test): its
+        // table entry belongs to the whole node, so it neither cuts on it nor stores.
+        let excluded = self.stack[ply].excluded;
+
         // Step 5. Transposition table: the move to try first, and at non-PV nodes
         // a cutoff when the stored bound already decides this window.
         let entry = self.tt.probe(board.key());
         let tt_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) = entry
+            && excluded.is_none()
             && self.config.tt_cutoffs
             && !pv_node
             && e.depth >= depth
@@ -124,6 +129,7 @@ impl Searcher<'_> {
             && !pv_node
             && !in_check
             && self.stack[ply].reached_by != Reached::Null
+            && excluded.is_none()
             && depth >= params.null_move_min_depth
             && static_eval >= beta
             && board.has_non_pawn_material()
@@ -143,6 +149,13 @@ impl Searcher<'_> {
             }
         }
 
+        // Step 6c. Internal iterative reduction: without a move from the table, this
+        // node was never searched (or not usefully): search it one ply shallower now;
+        // the next iteration finds a table move and the full depth.
+        if self.config.iir && !root && tt_move == 0 && depth >= params.iir_min_depth {
+            depth -= 1;
+        }
+
         // Step 7. The moves, best first.
         let moves = if root {
             self.root_moves.iter().copied().collect()
@@ -151,6 +164,45 @@ impl Searcher<'_> {
         };
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
+        }
+
+        // Step 7a. Singular extension: when the table's move is much better than every
+        // other move (all of them fail below its stored score minus a margin in a
+        // reduced search without it), it is searched one ply deeper: the line depends
+        // on it. If instead even the other moves beat beta, this node fails high
+        // (multi-cut); if only the stored score does, the table move gets one ply less.
+        let mut tt_move_extension = 0;
+        if let Some(e) = entry
+            && self.config.singular
+            && !root
+            && excluded.is_none()
+            && depth >= params.se_min_depth
+            && e.depth >= depth - params.se_tt_depth_margin
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && let tt_score = score::from_tt(e.score, ply)
+            && !score::is_mate(tt_score)
+            && let Some(&m) = moves.iter().find(|&&m| pack_move(m) == tt_move)
+        {
+            let singular_beta = tt_score - params.se_margin_per_ply * depth;
+            self.stack[ply].excluded = Some(m);
+            let score = self.negamax::<NonPv>(
+                board,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+            );
+            self.stack[ply].excluded = None;
+            if self.stopped {
+                return 0;
+            }
+            if score < singular_beta {
+                tt_move_extension = 1;
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if tt_score >= beta {
+                tt_move_extension = -1;
+            }
         }
         let mut picker = MovePicker::new(board.chess(), moves, tt_move, self.ordering_switches());
 
@@ -164,6 +216,9 @@ impl Searcher<'_> {
 
         self.keys.push(board.key());
         while let Some(m) = picker.next(|| self.quiet_hints(ply)) {
+            if Some(m) == excluded {
+                continue;
+            }
             let gives_check = board.gives_check(m);
             // A move that gives check is never pruned: that is where tactics hide.
             let prunable = !root && !in_check && !gives_check && best_score > -score::MATE_BOUND;
@@ -237,27 +292,33 @@ impl Searcher<'_> {
             // Step 9. Principal variation search: the first move with the full window,
             // the rest with a null window that only asks "better than alpha?", and a
             // full re-search when the answer is yes.
+            let extension = if tt_move != 0 && pack_move(m) == tt_move {
+                tt_move_extension
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
             let score = if moves_searched == 0 {
                 if pv_node {
-                    -self.negamax::<Pv>(&child, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1)
                 } else {
-                    -self.negamax::<NonPv>(&child, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax::<NonPv>(&child, new_depth, -beta, -alpha, ply + 1)
                 }
             } else {
                 // Without PVS (a measurement switch) every move gets the full window.
                 let scout_beta = if self.config.pvs { alpha + 1 } else { beta };
                 let mut score = -self.negamax::<NonPv>(
                     &child,
-                    depth - 1 - reduction,
+                    new_depth - reduction,
                     -scout_beta,
                     -alpha,
                     ply + 1,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax::<NonPv>(&child, depth - 1, -scout_beta, -alpha, ply + 1);
+                    score = -self.negamax::<NonPv>(&child, new_depth, -scout_beta, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax::<Pv>(&child, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1);
                 }
                 score
             };
@@ -293,7 +354,16 @@ impl Searcher<'_> {
         }
         self.keys.pop();
 
-        // Step 11. Remember what was learned.
+        // Step 11. Remember what was learned (not from a search without the table
+        // move: it says nothing about the whole node). With every move excluded or
+        // pruned there is no score to give: fail low.
+        if excluded.is_some() {
+            return if moves_searched == 0 {
+                alpha
+            } else {
+                best_score
+            };
+        }
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(
             board.key(),

@@ -78,6 +78,10 @@ switches! {
     reverse_futility => "Debug_ReverseFutility",
     late_move_pruning => "Debug_LateMovePruning",
     futility => "Debug_Futility",
+    /// Singular extensions (with multi-cut and the negative extension).
+    singular => "Debug_Singular",
+    /// Internal iterative reduction: one ply less where the table has no move.
+    iir => "Debug_IIR",
     /// Static exchange: losing captures ordered last, pruned in quiescence and at low depth.
     see => "Debug_SEE",
     /// Adaptive time management (off: the fixed share of the first version).

@@ -104,6 +104,17 @@ tunables! {
     see_quiet_margin = 60, 20..=200, step 8;
     see_capture_margin = 100, 30..=300, step 10;
 
+    /// Singular extensions from this remaining depth on...
+    se_min_depth = 8, 4..=12, step 1;
+    /// ...when the table's entry is at most this many plies shallower than the node...
+    se_tt_depth_margin = 3, 1..=6, step 1;
+    /// ...and every other move fails below the table's score minus this much per ply
+    /// of depth (centipawns).
+    se_margin_per_ply = 2, 1..=8, step 1;
+
+    /// Internal iterative reduction from this remaining depth on.
+    iir_min_depth = 4, 2..=10, step 1;
+
     /// Replacement in the table: an entry of an older search counts as this many plies shallower per search of age.
     tt_age_weight = 8, 1..=32, step 2;
     /// ...and a non-exact entry of the same position survives a new one this many plies shallower.

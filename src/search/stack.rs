@@ -2,11 +2,12 @@
 //!
 //! A node at ply `p` reads its own frame and those of `p - 1` and `p - 2`: how it was
 //! reached (null move, or the piece and square of the move: the continuation-history
-//! keys), the static evaluation two plies back ("improving"). Later rules add their
-//! own fields here.
+//! keys), the static evaluation two plies back ("improving"), and the move a
+//! singular-extension test excludes. Later rules add their own fields here.
 
 use super::history::PieceTo;
 use crate::score::{MAX_PLY, Score};
+use shakmaty::Move;
 
 /// How the position at a ply was reached.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,6 +26,9 @@ pub struct Frame {
     pub reached_by: Reached,
     /// The static evaluation at this ply; `None` in check (no static evaluation there).
     pub static_eval: Option<Score>,
+    /// A move this node must not search (the singular-extension test searches the
+    /// node without its table move).
+    pub excluded: Option<Move>,
 }
 
 impl Default for Frame {
@@ -32,6 +36,7 @@ impl Default for Frame {
         Frame {
             reached_by: Reached::Root,
             static_eval: None,
+            excluded: None,
         }
     }
 }
