@@ -166,6 +166,9 @@ impl Searcher<'_> {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
 
+        let mut picker = MovePicker::new(board.chess(), moves, tt_move, self.ordering_switches());
+        let table_move = picker.table_move();
+
         // Step 7a. Singular extension: when the table's move is much better than every
         // other move (all of them fail below its stored score minus a margin in a
         // reduced search without it), it is searched one ply deeper: the line depends
@@ -181,7 +184,7 @@ impl Searcher<'_> {
             && matches!(e.bound, Bound::Lower | Bound::Exact)
             && let tt_score = score::from_tt(e.score, ply)
             && !score::is_mate(tt_score)
-            && let Some(&m) = moves.iter().find(|&&m| pack_move(m) == tt_move)
+            && let Some(m) = table_move
         {
             let singular_beta = tt_score - params.se_margin_per_ply * depth;
             self.stack[ply].excluded = Some(m);
@@ -204,7 +207,6 @@ impl Searcher<'_> {
                 tt_move_extension = -1;
             }
         }
-        let mut picker = MovePicker::new(board.chess(), moves, tt_move, self.ordering_switches());
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -292,7 +294,7 @@ impl Searcher<'_> {
             // Step 9. Principal variation search: the first move with the full window,
             // the rest with a null window that only asks "better than alpha?", and a
             // full re-search when the answer is yes.
-            let extension = if tt_move != 0 && pack_move(m) == tt_move {
+            let extension = if Some(m) == table_move {
                 tt_move_extension
             } else {
                 0

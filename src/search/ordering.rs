@@ -169,8 +169,8 @@ pub struct MovePicker<'a> {
     quiet_start: usize,
     /// Losing captures and underpromotions, for the last stage.
     bad: ArrayVec<Scored, 256>,
-    /// Whether the first entry is the table's move.
-    has_table_move: bool,
+    /// The table's move, when it is among the moves (then the first entry).
+    table_move: Option<Move>,
     /// Only quiet moves that give check are still wanted (late move / futility pruning).
     skip_quiets: bool,
     /// Captures are checked by static exchange when they come up (main search only).
@@ -179,6 +179,22 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
+    /// A picker with no moves yet, starting at the captures.
+    fn empty(pos: &'a Chess, switches: OrderingSwitches, demote: bool) -> MovePicker<'a> {
+        MovePicker {
+            pos,
+            stage: Stage::Noisy,
+            moves: ArrayVec::new(),
+            next: 0,
+            quiet_start: 0,
+            bad: ArrayVec::new(),
+            table_move: None,
+            skip_quiets: false,
+            demote_losing_captures: demote,
+            switches,
+        }
+    }
+
     /// All moves (main search, and evasions in quiescence).
     pub fn new(
         pos: &'a Chess,
@@ -186,28 +202,17 @@ impl<'a> MovePicker<'a> {
         tt_move: u16,
         switches: OrderingSwitches,
     ) -> MovePicker<'a> {
-        let mut picker = MovePicker {
-            pos,
-            stage: Stage::TableMove,
-            moves: ArrayVec::new(),
-            next: 0,
-            quiet_start: 0,
-            bad: ArrayVec::new(),
-            has_table_move: false,
-            skip_quiets: false,
-            demote_losing_captures: switches.see_ordering,
-            switches,
-        };
+        let mut picker = MovePicker::empty(pos, switches, switches.see_ordering);
         if tt_move != 0
             && let Some(&m) = moves.iter().find(|&&m| pack_move(m) == tt_move)
         {
             picker.push(m, TT_MOVE_SCORE);
-            picker.has_table_move = true;
+            picker.table_move = Some(m);
+            picker.stage = Stage::TableMove;
         }
-        let table_move = picker.moves.first().map(|s| s.m);
         let mut quiets = ArrayVec::<Move, 256>::new();
         for &m in &moves {
-            if Some(m) == table_move {
+            if Some(m) == picker.table_move {
                 continue;
             }
             if m.promotion().is_some_and(|r| r != Role::Queen) {
@@ -230,25 +235,21 @@ impl<'a> MovePicker<'a> {
 
     /// Captures and queen promotions only, most valuable victim first (quiescence).
     pub fn noisy(pos: &'a Chess, moves: MoveList, switches: OrderingSwitches) -> MovePicker<'a> {
-        let mut picker = MovePicker {
-            pos,
-            stage: Stage::Noisy,
-            moves: ArrayVec::new(),
-            next: 0,
-            quiet_start: 0,
-            bad: ArrayVec::new(),
-            has_table_move: false,
-            skip_quiets: true,
-            demote_losing_captures: false,
-            switches,
-        };
+        let mut picker = MovePicker::empty(pos, switches, false);
         for &m in &moves {
             if m.is_capture() || m.promotion() == Some(Role::Queen) {
                 picker.push(m, picker.noisy_score(m));
             }
         }
         picker.quiet_start = picker.moves.len();
+        // There are none: never ask for the hints to score them.
+        picker.skip_quiets = true;
         picker
+    }
+
+    /// The table's move, if it is legal here (it comes first).
+    pub fn table_move(&self) -> Option<Move> {
+        self.table_move
     }
 
     fn push(&mut self, m: Move, score: i32) {
@@ -276,10 +277,8 @@ impl<'a> MovePicker<'a> {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::Noisy;
-                    if self.has_table_move {
-                        self.next = 1;
-                        return Some(self.moves[0].m);
-                    }
+                    self.next = 1;
+                    return self.table_move;
                 }
                 Stage::Noisy => {
                     if self.next >= self.quiet_start {
