@@ -1,13 +1,14 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
 //! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
+//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`.
 
 // Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
 // private, so that the compiler reports what nothing uses.
 pub mod bench;
+pub mod datagen;
 mod engine;
 mod eval;
 pub mod lab;

@@ -1,5 +1,6 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
-//! `tabas bench [depth]`, `tabas perft <depth> [fen]` and `tabas lab …`.
+//! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
+//! `tabas datagen …` and `tabas dataset …`.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -11,6 +12,10 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas --dev                the same, listing the Debug_* search switches as options
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
        tabas perft <depth> [fen]  move-generation count per root move
+       tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--seed S] [--frc]
+                                  self-play games for training (tabas datagen --help)
+       tabas dataset DIR [--dump N]
+                                  what a datagen folder holds
        tabas params               the search's tunables as SPSA input (OpenBench format)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
@@ -40,6 +45,12 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft(&args[1..]),
         Some("lab") => tabas::lab::run_cli(&args[1..]),
+        Some("datagen") if args.get(1).is_some_and(|a| a == "--help") => {
+            println!("{}", tabas::datagen::USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("datagen") => tabas::datagen::run_cli(&args[1..]),
+        Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
         Some("params") => {
             // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.
             for t in tabas::search::params::TUNABLES {

@@ -93,6 +93,8 @@ switches! {
 pub struct Limits {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
+    /// No new iteration starts once this many nodes are spent (self-play data).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in at most this many moves.
     pub mate: Option<u32>,
     pub clock: Clock,
@@ -449,6 +451,9 @@ impl<'a> Searcher<'a> {
             && score::is_mate(score)
             && score::mate_moves(score) <= mate as i32
         {
+            return true;
+        }
+        if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
             return true;
         }
         if self.limits.infinite || self.control.is_pondering() {

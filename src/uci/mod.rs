@@ -231,6 +231,7 @@ impl Session {
         Limits {
             depth: p.depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32),
             nodes: p.nodes.map(|n| n.max(1) as u64),
+            soft_nodes: None,
             mate: p.mate.map(|m| m.clamp(1, MAX_PLY as i64 / 2) as u32),
             clock: Clock {
                 time_left,

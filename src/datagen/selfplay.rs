@@ -1,0 +1,235 @@
+//! One self-play game: a random opening, then Tabas against itself at a fixed number
+//! of nodes a move, every position recorded with its score. A game depends only on
+//! the run's seed, its own number and the settings, never on timing or threads.
+
+use super::format::{GameRecord, GameResult, Ply};
+use super::rng::Rng;
+use crate::position::Board;
+use crate::score::Score;
+use crate::search::ordering::pack_move;
+use crate::search::{Control, Limits, SearchConfig, Searcher};
+use crate::tt::TranspositionTable;
+use shakmaty::{Board as Placement, CastlingMode, Chess, Color, Position, Setup};
+
+/// Random plies played from the start position before recording: this many...
+const OPENING_MIN_PLIES: u64 = 8;
+/// ...or one more (so that both sides start games).
+const OPENING_EXTRA_PLIES: u64 = 1;
+/// An opening whose short search says one side is ahead by more than this is drawn again.
+const OPENING_MAX_SCORE: Score = 300;
+/// Win adjudication: both sides' searches agree on at least this score...
+const WIN_SCORE: Score = 1000;
+/// ...for this many plies in a row.
+const WIN_PLIES: usize = 6;
+/// Draw adjudication: after this many plies...
+const DRAW_AFTER_PLIES: usize = 80;
+/// ...the score stays within ±this...
+const DRAW_SCORE: Score = 10;
+/// ...for this many plies in a row.
+const DRAW_PLIES: usize = 12;
+/// A game this long is a draw (a safety net: the fifty-move rule ends games first).
+const MAX_GAME_PLIES: usize = 600;
+
+/// How each move is searched and how games start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// No new iteration starts after this many nodes.
+    pub soft_nodes: u64,
+    /// The search stops at this many nodes, inside an iteration if need be.
+    pub hard_nodes: u64,
+    /// Games start from random Chess960 positions instead of the standard one.
+    pub chess960: bool,
+}
+
+/// Plays game number `index` of the run seeded with `seed`, using `tt` (cleared first).
+pub fn play_game(
+    seed: u64,
+    index: u64,
+    settings: &Settings,
+    tt: &TranspositionTable,
+) -> GameRecord {
+    let mut rng = Rng::new(seed, index);
+    tt.clear();
+    let start = loop {
+        if let Some(pos) = random_opening(&mut rng, settings.chess960)
+            && search(&Board::new(pos.clone()), &[], settings, tt).1.abs() <= OPENING_MAX_SCORE
+        {
+            break pos;
+        }
+    };
+
+    let mut board = Board::new(start.clone());
+    let mut keys: Vec<u64> = Vec::new();
+    let mut plies = Vec::new();
+    let mut win_streak = 0;
+    let mut draw_streak = 0;
+    let result = loop {
+        if let Some(result) = game_over(&board, &keys, plies.len()) {
+            break result;
+        }
+        let (best, score) = search(&board, &keys, settings, tt);
+        let Some(best) = best else {
+            unreachable!("a position that is not over has a legal move")
+        };
+        let white_score = if board.turn() == Color::White {
+            score
+        } else {
+            -score
+        };
+        plies.push(Ply {
+            packed_move: pack_move(best),
+            white_score: white_score.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+        });
+
+        // Adjudication: a clear win (both sides see it) or a dead draw ends the game.
+        win_streak = if white_score.abs() >= WIN_SCORE {
+            win_streak + 1
+        } else {
+            0
+        };
+        draw_streak = if white_score.abs() <= DRAW_SCORE {
+            draw_streak + 1
+        } else {
+            0
+        };
+        if win_streak >= WIN_PLIES && same_sign(&plies[plies.len() - WIN_PLIES..]) {
+            break if white_score > 0 {
+                GameResult::WhiteWon
+            } else {
+                GameResult::BlackWon
+            };
+        }
+        if plies.len() >= DRAW_AFTER_PLIES && draw_streak >= DRAW_PLIES {
+            break GameResult::Draw;
+        }
+
+        keys.push(board.key());
+        board = board.play(best);
+    };
+    GameRecord {
+        start,
+        chess960: settings.chess960,
+        result,
+        plies,
+    }
+}
+
+/// The best move and its score (side to move's view) at the settings' node limits.
+fn search(
+    board: &Board,
+    keys: &[u64],
+    settings: &Settings,
+    tt: &TranspositionTable,
+) -> (Option<shakmaty::Move>, Score) {
+    let control = Control::new(false);
+    let limits = Limits {
+        nodes: Some(settings.hard_nodes),
+        soft_nodes: Some(settings.soft_nodes),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(tt, &control, SearchConfig::default(), limits, 0);
+    let result = searcher.search(board, keys, &mut |_| {});
+    (result.best, result.score)
+}
+
+/// The start position plus 8 or 9 random legal plies; `None` if the game ended on the way.
+fn random_opening(rng: &mut Rng, chess960: bool) -> Option<Chess> {
+    let mut pos = if chess960 {
+        let mut setup = Setup::initial();
+        setup.board = Placement::chess960(rng.below(960) as u32);
+        setup.castling_rights = setup.board.rooks();
+        setup.position::<Chess>(CastlingMode::Chess960).ok()?
+    } else {
+        Chess::default()
+    };
+    let plies = OPENING_MIN_PLIES + rng.below(OPENING_EXTRA_PLIES + 1);
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves[rng.below(moves.len() as u64) as usize];
+        pos.play_unchecked(m);
+    }
+    (!pos.legal_moves().is_empty()).then_some(pos)
+}
+
+/// The result if the game is over by the rules (mate, stalemate, too little material,
+/// fifty moves, threefold repetition) or by the length cap.
+fn game_over(board: &Board, keys: &[u64], plies: usize) -> Option<GameResult> {
+    let pos = board.chess();
+    if pos.legal_moves().is_empty() {
+        return Some(if pos.is_check() {
+            match pos.turn() {
+                Color::White => GameResult::BlackWon,
+                Color::Black => GameResult::WhiteWon,
+            }
+        } else {
+            GameResult::Draw
+        });
+    }
+    let repetitions = keys.iter().filter(|&&k| k == board.key()).count();
+    if pos.is_insufficient_material()
+        || pos.halfmoves() >= 100
+        || repetitions >= 2
+        || plies >= MAX_GAME_PLIES
+    {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+fn same_sign(plies: &[Ply]) -> bool {
+    plies.iter().all(|p| p.white_score > 0) || plies.iter().all(|p| p.white_score < 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FAST: Settings = Settings {
+        soft_nodes: 300,
+        hard_nodes: 2000,
+        chess960: false,
+    };
+
+    #[test]
+    fn a_game_is_legal_finished_and_reproducible() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let a = play_game(11, 0, &FAST, &tt);
+        let b = play_game(11, 0, &FAST, &tt);
+        assert_eq!(a, b, "same seed and number, same game");
+        let samples = a.samples().expect("every move legal");
+        assert!(!samples.is_empty());
+        assert_ne!(
+            a,
+            play_game(11, 1, &FAST, &tt),
+            "another number, another game"
+        );
+        // The recorded start is 8 or 9 plies in: Black or White to move.
+        let fullmoves = a.start.fullmoves().get();
+        assert_eq!(fullmoves, 5, "8 plies: White to move, 9: Black");
+    }
+
+    #[test]
+    fn chess960_games_start_from_chess960_positions() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let settings = Settings {
+            chess960: true,
+            ..FAST
+        };
+        let g = play_game(5, 2, &settings, &tt);
+        assert!(g.chess960);
+        g.samples().expect("every move legal");
+    }
+
+    #[test]
+    fn adjudication_needs_both_sides_to_agree() {
+        let p = |s| Ply {
+            packed_move: 0,
+            white_score: s,
+        };
+        assert!(same_sign(&[p(1200), p(1100), p(1500)]));
+        assert!(!same_sign(&[p(1200), p(-1100), p(1500)]));
+    }
+}
