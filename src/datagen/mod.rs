@@ -12,7 +12,7 @@
 //! same command (the game in progress is lost, nothing else).
 
 pub mod format;
-mod rng;
+pub(crate) mod rng;
 pub mod selfplay;
 
 use format::{GameRecord, GameResult, MAGIC};

@@ -1,31 +1,10 @@
 //! Terms beyond the piece-square tables: mobility, passed pawns, pawn structure,
-//! the bishop pair and rooks on open files. Each is a packed (midgame, endgame)
-//! pair from White's point of view, blended with the tables by the caller.
+//! the bishop pair and rooks on open files. Each side's terms are reported to the
+//! accumulator as uses of weights (`layout.rs`), whose values live in `weights.rs`.
 
-use super::pesto::{Packed, pack};
+use super::accumulator::Accumulator;
+use super::layout;
 use shakmaty::{Bitboard, Board, Color, Square, attacks};
-
-// Every weight of these terms, (midgame, endgame) in centipawns.
-
-/// Per safe square a piece attacks (not ours, not attacked by an enemy pawn), counted
-/// from a typical number of squares so that the terms shift no material balance.
-const KNIGHT_MOBILITY: (i32, i32, i32) = (4, 4, 4);
-const BISHOP_MOBILITY: (i32, i32, i32) = (5, 5, 6);
-const ROOK_MOBILITY: (i32, i32, i32) = (2, 4, 7);
-const QUEEN_MOBILITY: (i32, i32, i32) = (1, 2, 13);
-/// A pawn no enemy pawn can stop or take, by rank from its own side (index 1 = second rank).
-/// Small: the endgame pawn table already rewards advanced pawns.
-const PASSED_MG: [i32; 8] = [0, 0, 2, 5, 12, 25, 40, 0];
-const PASSED_EG: [i32; 8] = [0, 4, 8, 16, 30, 50, 70, 0];
-/// Each pawn beyond the first on a file.
-const DOUBLED: (i32, i32) = (-5, -15);
-/// A pawn with no friendly pawn on a neighbouring file.
-const ISOLATED: (i32, i32) = (-8, -8);
-/// Two bishops or more.
-const BISHOP_PAIR: (i32, i32) = (25, 45);
-/// A rook on a file without pawns, or without pawns of its own side.
-const ROOK_OPEN_FILE: (i32, i32) = (20, 5);
-const ROOK_HALF_OPEN_FILE: (i32, i32) = (10, 3);
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -69,51 +48,40 @@ fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
-fn term((mg, eg): (i32, i32)) -> Packed {
-    pack(mg, eg)
-}
-
-fn mobility((mg, eg, typical): (i32, i32, i32), squares: usize) -> Packed {
-    let n = squares as i32 - typical;
-    pack(mg * n, eg * n)
-}
-
-/// The terms for one side, as a positive contribution of that side.
-fn side(board: &Board, color: Color) -> Packed {
+/// One side's terms, reported as that side's.
+#[inline(always)]
+fn side<A: Accumulator>(board: &Board, color: Color, acc: &mut A) {
     let ours = board.by_color(color);
     let theirs = board.by_color(!color);
     let occupied = board.occupied();
     let our_pawns = board.pawns() & ours;
     let their_pawns = board.pawns() & theirs;
     let safe = !ours & !pawn_attacks(!color, their_pawns);
-    let mut sum: Packed = 0;
 
     for sq in board.knights() & ours {
-        sum += mobility(
-            KNIGHT_MOBILITY,
-            (attacks::knight_attacks(sq) & safe).count(),
-        );
+        let n = (attacks::knight_attacks(sq) & safe).count();
+        acc.add(color, layout::KNIGHT_MOBILITY + n, 1);
     }
     for sq in board.bishops() & ours {
         let a = attacks::bishop_attacks(sq, occupied);
-        sum += mobility(BISHOP_MOBILITY, (a & safe).count());
+        acc.add(color, layout::BISHOP_MOBILITY + (a & safe).count(), 1);
     }
     for sq in board.rooks() & ours {
         let a = attacks::rook_attacks(sq, occupied);
-        sum += mobility(ROOK_MOBILITY, (a & safe).count());
+        acc.add(color, layout::ROOK_MOBILITY + (a & safe).count(), 1);
         let file = file_mask(sq);
         if (file & board.pawns()).is_empty() {
-            sum += term(ROOK_OPEN_FILE);
+            acc.add(color, layout::ROOK_OPEN_FILE, 1);
         } else if (file & our_pawns).is_empty() {
-            sum += term(ROOK_HALF_OPEN_FILE);
+            acc.add(color, layout::ROOK_HALF_OPEN_FILE, 1);
         }
     }
     for sq in board.queens() & ours {
         let a = attacks::queen_attacks(sq, occupied);
-        sum += mobility(QUEEN_MOBILITY, (a & safe).count());
+        acc.add(color, layout::QUEEN_MOBILITY + (a & safe).count(), 1);
     }
     if (board.bishops() & ours).count() >= 2 {
-        sum += term(BISHOP_PAIR);
+        acc.add(color, layout::BISHOP_PAIR, 1);
     }
 
     for sq in our_pawns {
@@ -125,30 +93,39 @@ fn side(board: &Board, color: Color) -> Packed {
             } else {
                 7 - rank
             };
-            sum += pack(PASSED_MG[relative], PASSED_EG[relative]);
+            acc.add(color, layout::PASSED + relative, 1);
         }
         if (adjacent_files(sq) & our_pawns).is_empty() {
-            sum += term(ISOLATED);
+            acc.add(color, layout::ISOLATED, 1);
         }
     }
     for file in 0..8 {
         let n = (Bitboard(FILE_A << file) & our_pawns).count() as i32;
         if n > 1 {
-            sum += pack(DOUBLED.0 * (n - 1), DOUBLED.1 * (n - 1));
+            acc.add(color, layout::DOUBLED, n - 1);
         }
     }
-    sum
 }
 
-/// All the terms, White's minus Black's.
-pub(super) fn packed(board: &Board) -> Packed {
-    side(board, Color::White) - side(board, Color::Black)
+/// Reports both sides' terms to `acc`.
+#[inline(always)]
+pub fn add<A: Accumulator>(board: &Board, acc: &mut A) {
+    side(board, Color::White, acc);
+    side(board, Color::Black, acc);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::accumulator::PackedSum;
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    /// One side's terms, packed.
+    fn packed_side(board: &Board, color: Color) -> i32 {
+        let mut sum = PackedSum::default();
+        side(board, color, &mut sum);
+        color.fold_wb(sum.0, -sum.0)
+    }
 
     fn board(fen: &str) -> Board {
         let pos: Chess = fen
@@ -184,7 +161,7 @@ mod tests {
         let passed = board("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1");
         let blocked = board("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1");
         let guarded = board("4k3/2p5/8/3P4/8/8/8/4K3 w - - 0 1");
-        let white = |b: &Board| side(b, Color::White);
+        let white = |b: &Board| packed_side(b, Color::White);
         assert!(white(&passed) > white(&blocked));
         assert_eq!(white(&blocked), white(&guarded));
     }
@@ -192,6 +169,8 @@ mod tests {
     #[test]
     fn the_start_position_is_balanced() {
         let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert_eq!(packed(&b), 0);
+        let mut sum = PackedSum::default();
+        add(&b, &mut sum);
+        assert_eq!(sum.0, 0);
     }
 }
