@@ -167,6 +167,27 @@ layout! {
     ROOK_OPEN_FILE: Single;
     /// ...or without pawns of its own side.
     ROOK_HALF_OPEN_FILE: Single;
+    /// Attacks on the enemy king's zone (its square, the squares around it and the
+    /// three squares two ranks in front of it), per attacked zone square, by the
+    /// attacking role: knight, bishop, rook, queen.
+    KING_ZONE_ATTACKS: List(4);
+    /// The number of our pieces attacking the enemy king's zone (7: seven or more).
+    KING_ATTACKERS: List(8);
+    /// Our king's shelter: on each file at and beside the king, the nearest own pawn
+    /// in front of it, by its distance in ranks (0: no such pawn).
+    PAWN_SHELTER: List(7);
+    /// The storm on our king: on each file at and beside the king, the nearest enemy
+    /// pawn in front of it, by its distance in ranks (0: no such pawn).
+    PAWN_STORM: List(7);
+    /// Our pawn attacks an enemy knight, bishop, rook or queen.
+    PAWN_THREAT: List(4);
+    /// Our knight or bishop attacks an enemy rook or queen.
+    MINOR_THREAT: List(2);
+    /// Our rook attacks an enemy queen.
+    ROOK_THREAT: Single;
+    /// An enemy pawn, knight, bishop, rook or queen that we attack and no enemy
+    /// piece defends.
+    HANGING: List(5);
 }
 
 /// The first piece-square table: the tables of `Role::ALL` follow one another.

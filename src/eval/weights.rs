@@ -216,3 +216,50 @@ pub const ROOK_OPEN_FILE: Pair = (20, 5);
 
 /// ...or without pawns of its own side.
 pub const ROOK_HALF_OPEN_FILE: Pair = (10, 3);
+
+/// Attacks on the enemy king's zone (its square, the squares around it and the
+/// three squares two ranks in front of it), per attacked zone square, by the
+/// attacking role: knight, bishop, rook, queen.
+pub const KING_ZONE_ATTACKS: [Pair; 4] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+];
+
+/// The number of our pieces attacking the enemy king's zone (7: seven or more).
+pub const KING_ATTACKERS: [Pair; 8] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+];
+
+/// Our king's shelter: on each file at and beside the king, the nearest own pawn
+/// in front of it, by its distance in ranks (0: no such pawn).
+pub const PAWN_SHELTER: [Pair; 7] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+    (   0,    0), (   0,    0), (   0,    0),
+];
+
+/// The storm on our king: on each file at and beside the king, the nearest enemy
+/// pawn in front of it, by its distance in ranks (0: no such pawn).
+pub const PAWN_STORM: [Pair; 7] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+    (   0,    0), (   0,    0), (   0,    0),
+];
+
+/// Our pawn attacks an enemy knight, bishop, rook or queen.
+pub const PAWN_THREAT: [Pair; 4] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+];
+
+/// Our knight or bishop attacks an enemy rook or queen.
+pub const MINOR_THREAT: [Pair; 2] = [
+    (   0,    0), (   0,    0),
+];
+
+/// Our rook attacks an enemy queen.
+pub const ROOK_THREAT: Pair = (0, 0);
+
+/// An enemy pawn, knight, bishop, rook or queen that we attack and no enemy
+/// piece defends.
+pub const HANGING: [Pair; 5] = [
+    (   0,    0), (   0,    0), (   0,    0), (   0,    0),
+    (   0,    0),
+];
