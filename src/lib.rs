@@ -1,7 +1,8 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
 //! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
+//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
+//! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`.
 
@@ -19,4 +20,5 @@ pub mod search;
 mod text;
 mod time;
 mod tt;
+pub mod tune;
 pub mod uci;

@@ -1,6 +1,6 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
 //! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
-//! `tabas datagen …` and `tabas dataset …`.
+//! `tabas datagen …`, `tabas dataset …` and `tabas tune …`.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -16,6 +16,9 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
                                   self-play games for training (tabas datagen --help)
        tabas dataset DIR [--dump N]
                                   what a datagen folder holds
+       tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E] [--lambda L]
+                  [--rate R] [--threads T] [--seed S] [--out FILE]
+                                  fits the evaluation's weights to datagen games (tabas tune --help)
        tabas params               the search's tunables as SPSA input (OpenBench format)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
@@ -50,6 +53,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("datagen") => tabas::datagen::run_cli(&args[1..]),
+        Some("tune") if args.get(1).is_some_and(|a| a == "--help") => {
+            println!("{}", tabas::tune::USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
         Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
         Some("params") => {
             // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.

@@ -44,11 +44,11 @@ impl Shape {
 }
 
 /// A named group of weights: one item of `weights.rs`.
-#[cfg_attr(not(test), expect(dead_code, reason = "the tuner will use it"))]
 #[derive(Clone, Copy, Debug)]
 pub struct Group {
     pub name: &'static str,
-    /// Its doc comment, one line per `\n`-ended line, without the `/// `.
+    /// Its doc comment, one `\n`-ended line per line, each as written after
+    /// the `///` (so starting with a space).
     pub doc: &'static str,
     pub shape: Shape,
     /// Index of its first weight in the flat list.
@@ -110,7 +110,6 @@ macro_rules! layout {
         pub const COUNT: usize = offset(SHAPES.len());
 
         /// Every group, in the order of `weights.rs` and of the flat list.
-        #[cfg_attr(not(test), expect(dead_code, reason = "the tuner will use it"))]
         pub const GROUPS: &[Group] = &[$(
             Group {
                 name: stringify!($name),

@@ -65,7 +65,6 @@ pub fn evaluate(pos: &Chess) -> Score {
 
 /// How often `pos` uses each weight (White's uses minus Black's) and its phase:
 /// White's score without the tempo is `taper` of the trace's sums.
-#[cfg_attr(not(test), expect(dead_code, reason = "the tuner will use it"))]
 pub(crate) fn trace(pos: &Chess) -> Trace {
     let mut trace = Trace::default();
     accumulate(pos.board(), &mut trace);
@@ -74,7 +73,7 @@ pub(crate) fn trace(pos: &Chess) -> Trace {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::datagen::rng::Rng;
     use shakmaty::fen::Fen;

@@ -1,0 +1,139 @@
+//! `tabas tune` as a process: bad input gives a message on stderr and exit code 2
+//! (arguments) or 1 (data, files), never a panic; a real run on a tiny data folder
+//! prints a whole `weights.rs`, the same whatever the number of threads.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tabas::datagen::selfplay::Settings;
+
+fn tune(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabas"))
+        .arg("tune")
+        .args(args)
+        .output()
+        .expect("start tabas")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabas-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    for (args, message) in [
+        (&[][..], "--data DIR is required"),
+        (&["--data"][..], "--data needs a value"),
+        (
+            &["--data", "d", "--lambda", "2"][..],
+            "--lambda must be a number in 0..=1",
+        ),
+        (
+            &["--data", "d", "--epochs", "many"][..],
+            "--epochs must be a whole number",
+        ),
+        (&["--data", "d", "--fast"][..], "unknown argument '--fast'"),
+    ] {
+        let o = tune(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+        assert!(o.stdout.is_empty());
+    }
+    let help = tune(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--positions N"));
+}
+
+#[test]
+fn missing_or_empty_data_is_an_error() {
+    let missing = temp_dir("missing");
+    let o = tune(&["--data", path(&missing)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(path(&missing)), "{}", stderr(&o));
+
+    let empty = temp_dir("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = tune(&["--data", path(&empty)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("too few quiet positions"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Not a data file: a clear error, not a panic.
+    std::fs::write(empty.join("games-00.tdg"), b"garbage!").unwrap();
+    let o = tune(&["--data", path(&empty)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad magic"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+    let _ = std::fs::remove_dir_all(&empty);
+}
+
+#[test]
+fn a_run_prints_a_weights_file_the_same_with_any_threads() {
+    let data = temp_dir("data");
+    let options = tabas::datagen::Options {
+        out: data.clone(),
+        games: 3,
+        threads: 1,
+        seed: 9,
+        settings: Settings {
+            soft_nodes: 200,
+            hard_nodes: 1000,
+            chess960: false,
+        },
+    };
+    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+
+    let run = |threads: &str| tune(&["--data", path(&data), "--epochs", "3", "--threads", threads]);
+    let one = run("1");
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let text = String::from_utf8_lossy(&one.stdout);
+    assert!(text.starts_with("//! The evaluation's weights"), "{text}");
+    assert!(text.contains("pub const HANGING: [Pair; 5] = ["));
+    assert!(
+        text.contains("--epochs 3 --threads 1`"),
+        "the command is recorded"
+    );
+    assert!(stderr(&one).contains("epoch     3"), "{}", stderr(&one));
+    // The same weights with two threads: only the recorded command differs.
+    let weights = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("//! Source:"))
+            .collect();
+        lines.join("\n")
+    };
+    let two = run("2");
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    assert_eq!(weights(&one), weights(&two));
+
+    // --out writes the file instead; a directory that does not exist is refused
+    // before any work.
+    let out = data.join("weights.rs");
+    let o = tune(&["--data", path(&data), "--epochs", "2", "--out", path(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("pub const MATERIAL")
+    );
+    let nowhere = data.join("no/such/dir/weights.rs");
+    let o = tune(&["--data", path(&data), "--out", path(&nowhere)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&data);
+}
