@@ -1,5 +1,5 @@
 //! `tabas datagen`: self-play games for training the evaluation, from Tabas's own
-//! search only. `tabas dataset`: what a data folder holds.
+//! search only (`tabas tune` reads them). `tabas dataset`: what a data folder holds.
 //!
 //! * `selfplay.rs`: one game (random opening, fixed nodes a move, adjudication);
 //! * `format.rs`: the compact file format (games as moves and scores);
