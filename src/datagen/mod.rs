@@ -40,7 +40,7 @@ pub const USAGE: &str =
 
 /// Table size for each datagen thread (MB): a game is a few hundred thousand nodes.
 const DATAGEN_HASH_MB: usize = 16;
-/// Seconds between two progress lines.
+/// Seconds between two progress lines (and updates of the manifest's counts).
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// What `tabas datagen` was asked for.
@@ -297,7 +297,7 @@ pub fn generate(
         let mut last = Instant::now();
         while running.load(Ordering::Relaxed) > 0 {
             std::thread::sleep(Duration::from_millis(50));
-            if progress && last.elapsed() >= PROGRESS_EVERY {
+            if last.elapsed() >= PROGRESS_EVERY {
                 last = Instant::now();
                 let now = Counts {
                     games: games_done.load(Ordering::Relaxed),
@@ -306,6 +306,14 @@ pub fn generate(
                     draws: results[1].load(Ordering::Relaxed),
                     white_wins: results[2].load(Ordering::Relaxed),
                 };
+                // Kept current, so that a run killed outright still describes its data
+                // (counted after each game is written: never more than the files hold).
+                if let Err(e) = write_manifest(&now, false) {
+                    log::warn!("{e}");
+                }
+                if !progress {
+                    continue;
+                }
                 let secs = started.elapsed().as_secs_f64();
                 let rate = (now.positions - resumed.positions) as f64 / secs;
                 eprintln!(
