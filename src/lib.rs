@@ -8,6 +8,7 @@
 
 // Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
 // private, so that the compiler reports what nothing uses.
+mod args;
 pub mod bench;
 pub mod datagen;
 mod engine;

@@ -130,12 +130,7 @@ impl GameRecord {
                 white_score: i16::from_le_bytes([c[2], c[3]]),
             })
             .collect();
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        let start = crate::position::parse_fen(&fen, mode)?;
+        let start = crate::position::parse_fen(&fen, CastlingMode::from_chess960(chess960))?;
         Ok(Some((
             GameRecord {
                 start,

@@ -15,6 +15,7 @@ pub mod format;
 pub(crate) mod rng;
 pub mod selfplay;
 
+use crate::args::whole;
 use format::{GameRecord, GameResult, MAGIC};
 use selfplay::Settings;
 use std::fs::{File, OpenOptions};
@@ -59,41 +60,19 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut games = 1000;
     let mut threads = 1;
     let mut seed = 1;
-    let mut soft = 5000;
+    let mut soft: u64 = 5000;
     let mut hard = None;
     let mut chess960 = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .ok_or_else(|| format!("{name} needs a value"))
-                .cloned()
-        };
-        let number = |name: &str, text: String, range: std::ops::RangeInclusive<u64>| {
-            text.parse::<u64>()
-                .ok()
-                .filter(|n| range.contains(n))
-                .ok_or_else(|| {
-                    format!(
-                        "{name} must be a number in {}..={}, not '{text}'",
-                        range.start(),
-                        range.end()
-                    )
-                })
-        };
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--games" => games = number("--games", value("--games")?, 1..=1_000_000_000)?,
-            "--threads" => threads = number("--threads", value("--threads")?, 1..=256)? as usize,
-            "--seed" => seed = number("--seed", value("--seed")?, 0..=u64::MAX)?,
-            "--nodes" => soft = number("--nodes", value("--nodes")?, 1..=1_000_000_000)?,
-            "--hard-nodes" => {
-                hard = Some(number(
-                    "--hard-nodes",
-                    value("--hard-nodes")?,
-                    1..=4_000_000_000,
-                )?)
-            }
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--games" => games = whole(flag, value()?, 1..=1_000_000_000)?,
+            "--threads" => threads = whole(flag, value()?, 1..=256)?,
+            "--seed" => seed = whole(flag, value()?, 0..=u64::MAX)?,
+            "--nodes" => soft = whole(flag, value()?, 1..=1_000_000_000)?,
+            "--hard-nodes" => hard = Some(whole(flag, value()?, 1..=4_000_000_000)?),
             "--frc" => chess960 = true,
             other => return Err(format!("unknown argument '{other}'")),
         }
@@ -267,6 +246,14 @@ pub fn generate(
         AtomicU64::new(counts.white_wins),
     ];
     let running = AtomicUsize::new(options.threads);
+    // Each game is counted once it is written.
+    let tally = || Counts {
+        games: games_done.load(Ordering::Relaxed),
+        positions: positions.load(Ordering::Relaxed),
+        black_wins: results[0].load(Ordering::Relaxed),
+        draws: results[1].load(Ordering::Relaxed),
+        white_wins: results[2].load(Ordering::Relaxed),
+    };
     let started = Instant::now();
     let outcome: Result<(), String> = std::thread::scope(|scope| {
         let mut handles = Vec::new();
@@ -299,15 +286,9 @@ pub fn generate(
             std::thread::sleep(Duration::from_millis(50));
             if last.elapsed() >= PROGRESS_EVERY {
                 last = Instant::now();
-                let now = Counts {
-                    games: games_done.load(Ordering::Relaxed),
-                    positions: positions.load(Ordering::Relaxed),
-                    black_wins: results[0].load(Ordering::Relaxed),
-                    draws: results[1].load(Ordering::Relaxed),
-                    white_wins: results[2].load(Ordering::Relaxed),
-                };
+                let now = tally();
                 // Kept current, so that a run killed outright still describes its data
-                // (counted after each game is written: never more than the files hold).
+                // (never more than the files hold).
                 if let Err(e) = write_manifest(&now, false) {
                     log::warn!("{e}");
                 }
@@ -333,13 +314,8 @@ pub fn generate(
         })
     });
 
-    let mut end = Counts::default();
-    for t in 0..options.threads {
-        let bytes = std::fs::read(thread_file(dir, t)).map_err(|e| e.to_string())?;
-        for g in &format::read(&bytes)?.games {
-            end.add(g);
-        }
-    }
+    // Every thread has ended: the counters hold exactly what the files hold.
+    let end = tally();
     write_manifest(&end, outcome.is_ok() && end.games >= options.games)?;
     outcome?;
     if progress {
@@ -443,11 +419,8 @@ pub fn run_dataset_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
                     "{fen} | {} | {} | {}",
                     s.white_score,
                     s.result.white_score(),
-                    s.played.to_uci(if g.chess960 {
-                        shakmaty::CastlingMode::Chess960
-                    } else {
-                        shakmaty::CastlingMode::Standard
-                    })
+                    s.played
+                        .to_uci(shakmaty::CastlingMode::from_chess960(g.chess960))
                 ));
                 dumped += 1;
             }

@@ -16,6 +16,7 @@ mod data;
 mod loss;
 mod writer;
 
+use crate::args::{real, whole};
 use crate::eval::layout::{COUNT, DEFAULTS};
 use adam::Adam;
 use loss::Weights;
@@ -82,36 +83,16 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let value = it.next().ok_or_else(|| format!("{flag} needs a value"));
-        let integer = |range: std::ops::RangeInclusive<u64>| -> Result<u64, String> {
-            let text = value.clone()?;
-            text.parse::<u64>()
-                .ok()
-                .filter(|n| range.contains(n))
-                .ok_or_else(|| {
-                    format!(
-                        "{flag} must be a whole number in {}..={}, not '{text}'",
-                        range.start(),
-                        range.end()
-                    )
-                })
-        };
-        let real = |low: f64, high: f64| -> Result<f64, String> {
-            let text = value.clone()?;
-            text.parse::<f64>()
-                .ok()
-                .filter(|x| (low..=high).contains(x))
-                .ok_or_else(|| format!("{flag} must be a number in {low}..={high}, not '{text}'"))
-        };
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
-            "--data" => o.data.push(PathBuf::from(value?)),
-            "--positions" => o.positions = integer(1..=u32::MAX as u64)? as usize,
-            "--epochs" => o.epochs = integer(0..=1_000_000)? as usize,
-            "--lambda" => o.lambda = real(0.0, 1.0)?,
-            "--rate" => o.rate = real(1e-6, 1000.0)?,
-            "--threads" => o.threads = integer(1..=256)? as usize,
-            "--seed" => o.seed = integer(0..=u64::MAX)?,
-            "--out" => o.out = Some(PathBuf::from(value?)),
+            "--data" => o.data.push(PathBuf::from(value()?)),
+            "--positions" => o.positions = whole(flag, value()?, 1..=u32::MAX as usize)?,
+            "--epochs" => o.epochs = whole(flag, value()?, 0..=1_000_000)?,
+            "--lambda" => o.lambda = real(flag, value()?, 0.0..=1.0)?,
+            "--rate" => o.rate = real(flag, value()?, 1e-6..=1000.0)?,
+            "--threads" => o.threads = whole(flag, value()?, 1..=256)?,
+            "--seed" => o.seed = whole(flag, value()?, 0..=u64::MAX)?,
+            "--out" => o.out = Some(PathBuf::from(value()?)),
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
