@@ -1,7 +1,8 @@
 //! The search: iterative deepening over a fail-soft negamax alpha-beta (PVS) search.
 //!
-//! * `mod.rs` (here): limits, switches, the stop/ponder control, iterative deepening
+//! * `mod.rs` (here): limits, switches, iterative deepening
 //!   with aspiration windows, and reporting;
+//! * `control.rs`: the stop flag and the ponder state, shared with the UCI thread;
 //! * `alphabeta.rs`: the negamax node, step by step;
 //! * `quiescence.rs`: captures until the position is quiet;
 //! * `history.rs`: butterfly and continuation histories, counter moves;
@@ -12,6 +13,7 @@
 //! * `params.rs`: every tuneable number.
 
 mod alphabeta;
+mod control;
 pub(crate) mod history;
 mod node;
 pub(crate) mod ordering;
@@ -30,8 +32,9 @@ use ordering::{Killers, OrderingSwitches};
 use params::*;
 use shakmaty::{Move, Position};
 use stack::Stack;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+
+pub use control::Control;
+use std::time::Duration;
 
 /// Declares the developer switches once: each turns one part of the search off for
 /// measurement (UCI options `Debug_*`, hidden unless `tabas --dev`; all on in play).
@@ -102,56 +105,6 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
-}
-
-/// Shared between the search thread and the UCI thread: `stop` and `ponderhit`.
-pub struct Control {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    started: Instant,
-    /// Microseconds after `started` at which the clock began (at `ponderhit` when pondering).
-    clock_start_us: AtomicU64,
-}
-
-impl Control {
-    pub fn new(pondering: bool) -> Control {
-        Control {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            started: Instant::now(),
-            clock_start_us: AtomicU64::new(0),
-        }
-    }
-
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
-    }
-
-    /// The opponent played the expected move: the clock starts now.
-    pub fn ponderhit(&self) {
-        let now = self.started.elapsed().as_micros() as u64;
-        self.clock_start_us.store(now, Ordering::Release);
-        self.pondering.store(false, Ordering::Release);
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Acquire)
-    }
-
-    /// Time since the search started.
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
-    }
-
-    /// Time on our clock: since `go`, or since `ponderhit`.
-    fn clock_elapsed(&self) -> Duration {
-        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Acquire));
-        self.started.elapsed().saturating_sub(start)
-    }
 }
 
 /// Whether a reported score is exact or a bound (aspiration fail high / low).
