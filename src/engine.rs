@@ -4,7 +4,8 @@
 //! `SearchEvent`s into lines.
 
 use crate::position::{Board, parse_fen};
-use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher};
+use crate::search::threads::{Done, ThreadGroup, ThreadPool};
+use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
 use crate::tt::TranspositionTable;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -21,10 +22,51 @@ pub enum SearchEvent {
 /// Receives the events of a search, on the search thread.
 pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
 
-/// A search or a job on its thread; `control` stops it.
+/// A search or a job on its thread; `control` stops it, `done` says it has ended.
 struct Running {
     control: Arc<Control>,
-    handle: JoinHandle<()>,
+    done: Arc<Done>,
+    /// A job's own thread (searches run on the pool's).
+    job: Option<JoinHandle<()>>,
+}
+
+/// One search, as all its threads see it.
+struct SearchJob {
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    group: ThreadGroup,
+    config: SearchConfig,
+    limits: Limits,
+    move_overhead_ms: u64,
+    board: Board,
+    history: Vec<u64>,
+}
+
+impl SearchJob {
+    /// Thread `id`'s search, with the thread's state (kept in `slot` between searches).
+    fn search(
+        &self,
+        id: usize,
+        slot: &mut Option<ThreadState>,
+        report: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        let mut state = slot.take().unwrap_or_default();
+        // Every search starts with fresh histories, as one thread's always did.
+        state.clear();
+        let mut searcher = Searcher::in_group(
+            &self.tt,
+            &self.control,
+            self.config,
+            self.limits.clone(),
+            self.move_overhead_ms,
+            &self.group,
+            id,
+            state,
+        );
+        let result = searcher.search(&self.board, &self.history, report);
+        *slot = Some(searcher.into_state());
+        result
+    }
 }
 
 pub struct Engine {
@@ -36,6 +78,10 @@ pub struct Engine {
     pending_hash_mb: Option<usize>,
     pending_clear: bool,
     running: Option<Running>,
+    /// The search threads (`Threads`); thread 0 is the main thread.
+    pool: ThreadPool,
+    /// A thread count asked for but not yet applied (the search was running).
+    pending_threads: Option<usize>,
     /// Old tables being given back to the OS (see `free_in_background`).
     freeing: Vec<JoinHandle<()>>,
 }
@@ -58,6 +104,8 @@ impl Engine {
             pending_hash_mb: None,
             pending_clear: false,
             running: None,
+            pool: ThreadPool::new(1),
+            pending_threads: None,
             freeing: Vec::new(),
         }
     }
@@ -94,9 +142,7 @@ impl Engine {
 
     /// True while a search or a job runs.
     pub fn is_busy(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.done.is_set())
     }
 
     /// Starts a search of the current position; the sink gets its info and,
@@ -112,27 +158,40 @@ impl Engine {
         let control = Arc::new(Control::new(limits.ponder));
         self.stop();
         self.apply_pending();
-        let tt = Arc::clone(&self.tt);
-        let board = self.board.clone();
-        let history = self.history.clone();
-        let thread_control = Arc::clone(&control);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 * 1024 * 1024)
-            .spawn(move || {
-                let control = thread_control;
-                let infinite = limits.infinite;
-                let fallback = board.chess().legal_moves().first().copied();
+        self.tt.new_search();
+        let threads = self.pool.len();
+        let job = Arc::new(SearchJob {
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&control),
+            group: ThreadGroup::new(threads),
+            config,
+            limits,
+            move_overhead_ms,
+            board: self.board.clone(),
+            history: self.history.clone(),
+        });
+        let helpers: Vec<Arc<Done>> = (1..threads)
+            .map(|id| {
+                let job = Arc::clone(&job);
+                self.pool.run(
+                    id,
+                    Box::new(move |slot| {
+                        job.search(id, slot, &mut |_| {});
+                    }),
+                )
+            })
+            .collect();
+        let done = self.pool.run(
+            0,
+            Box::new(move |slot| {
+                let fallback = job.board.chess().legal_moves().first().copied();
                 // A bug in the search must not cost the game: catch it and still move.
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut searcher =
-                        Searcher::new(&tt, &control, config, limits, move_overhead_ms);
-                    searcher.search(&board, &history, &mut |r| {
-                        sink(SearchEvent::Info(r.clone()))
-                    })
+                    job.search(0, slot, &mut |r| sink(SearchEvent::Info(r.clone())))
                 }));
                 let result = outcome.unwrap_or_else(|_| {
                     log::error!("search panicked; playing the first legal move");
+                    *slot = None;
                     SearchResult {
                         best: fallback,
                         ponder: None,
@@ -142,13 +201,23 @@ impl Engine {
                     }
                 });
                 // `go infinite` and `go ponder` end only on `stop` (or `ponderhit`).
-                while !control.is_stopped() && (infinite || control.is_pondering()) {
+                let control = &job.control;
+                while !control.is_stopped() && (job.limits.infinite || control.is_pondering()) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
+                // The helpers end with the main thread, before the best move is sent.
+                job.group.end();
+                for helper in &helpers {
+                    helper.wait();
+                }
                 sink(SearchEvent::BestMove(result));
-            })
-            .expect("spawn search thread");
-        self.running = Some(Running { control, handle });
+            }),
+        );
+        self.running = Some(Running {
+            control,
+            done,
+            job: None,
+        });
     }
 
     /// Runs `job` on a thread of its own, as a search runs, so that `isready` is
@@ -158,13 +227,22 @@ impl Engine {
     pub fn run_job(&mut self, name: &str, job: impl FnOnce(&Control) + Send + 'static) {
         self.stop();
         let control = Arc::new(Control::new(false));
+        let done = Arc::new(Done::default());
         let thread_control = Arc::clone(&control);
+        let thread_done = Arc::clone(&done);
         let handle = std::thread::Builder::new()
             .name(name.into())
             .stack_size(64 * 1024 * 1024)
-            .spawn(move || job(&thread_control))
+            .spawn(move || {
+                job(&thread_control);
+                thread_done.set();
+            })
             .expect("spawn job thread");
-        self.running = Some(Running { control, handle });
+        self.running = Some(Running {
+            control,
+            done,
+            job: Some(handle),
+        });
     }
 
     /// Stops the running search or job (if any) and waits until it has ended (a
@@ -172,8 +250,13 @@ impl Engine {
     pub fn stop(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.stop();
-            if running.handle.join().is_err() {
-                log::error!("search or job thread ended abnormally");
+            match running.job {
+                Some(handle) => {
+                    if handle.join().is_err() {
+                        log::error!("job thread ended abnormally");
+                    }
+                }
+                None => running.done.wait(),
             }
         }
     }
@@ -181,6 +264,15 @@ impl Engine {
     pub fn ponderhit(&self) {
         if let Some(running) = &self.running {
             running.control.ponderhit();
+        }
+    }
+
+    /// Sets the number of search threads now, or after the running search.
+    pub fn set_threads(&mut self, threads: usize) {
+        if self.is_busy() {
+            self.pending_threads = Some(threads);
+        } else {
+            self.pool.resize(threads);
         }
     }
 
@@ -237,6 +329,9 @@ impl Engine {
     }
 
     fn apply_pending(&mut self) {
+        if let Some(threads) = self.pending_threads.take() {
+            self.pool.resize(threads);
+        }
         if let Some(mb) = self.pending_hash_mb.take()
             && !self.resize(mb)
         {

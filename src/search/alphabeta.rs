@@ -158,7 +158,7 @@ impl Searcher<'_> {
 
         // Step 7. The moves, best first.
         let moves = if root {
-            self.root_moves.iter().copied().collect()
+            self.root_move_list()
         } else {
             board.chess().legal_moves()
         };
@@ -326,7 +326,7 @@ impl Searcher<'_> {
             };
             moves_searched += 1;
             if root {
-                self.add_root_effort(m, self.nodes - nodes_before);
+                self.book_root_nodes(m, self.nodes - nodes_before);
             }
             if self.stopped {
                 self.keys.pop();
@@ -340,6 +340,9 @@ impl Searcher<'_> {
                     alpha = score;
                     if pv_node || root {
                         self.update_pv(ply, m);
+                    }
+                    if root {
+                        self.root_line_found(m, score);
                     }
                     // Step 10. Beta cutoff: the opponent will not allow this line.
                     if score >= beta {

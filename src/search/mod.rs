@@ -10,6 +10,8 @@
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
+//! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV);
+//! * `threads.rs`: Lazy SMP: the search threads and what they share;
 //! * `params.rs`: every tuneable number.
 
 mod alphabeta;
@@ -19,8 +21,10 @@ mod node;
 pub(crate) mod ordering;
 pub mod params;
 mod quiescence;
+mod root;
 pub(crate) mod see;
 mod stack;
+pub mod threads;
 
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
@@ -30,8 +34,10 @@ use history::{ContinuationHistory, CounterMoves, History};
 use node::Root;
 use ordering::{Killers, OrderingSwitches};
 use params::*;
+use root::RootMoves;
 use shakmaty::{Move, Position};
 use stack::Stack;
+use threads::ThreadGroup;
 
 pub use control::Control;
 use std::time::Duration;
@@ -105,6 +111,8 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// How many best lines to find and report (MultiPV); 0 counts as 1.
+    pub multipv: usize,
 }
 
 /// Whether a reported score is exact or a bound (aspiration fail high / low).
@@ -118,10 +126,13 @@ pub enum ScoreBound {
 /// One line of progress (UCI `info`).
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// Which line (1 = the best; MultiPV).
+    pub multipv: usize,
     pub depth: i32,
     pub seldepth: usize,
     pub score: Score,
     pub bound: ScoreBound,
+    /// Nodes of all threads.
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
@@ -136,17 +147,41 @@ pub struct SearchResult {
     pub ponder: Option<Move>,
     pub score: Score,
     pub depth: i32,
+    /// Nodes of all threads.
     pub nodes: u64,
 }
 
-/// One search's state. Create one per `go` (or keep one across `go`s to keep history).
+/// What a search thread keeps from one search to the next: its histories, killers
+/// and stack (today they start afresh at every `go`: `clear`).
+#[derive(Default)]
+pub struct ThreadState {
+    stack: Stack,
+    killers: Killers,
+    history: Box<History>,
+    continuation: ContinuationHistory,
+    counters: CounterMoves,
+}
+
+impl ThreadState {
+    pub fn clear(&mut self) {
+        *self = ThreadState::default();
+    }
+}
+
+/// One thread's search. Alone (`new`: bench, self-play) or as thread `id` of a group
+/// (`in_group`: the engine's Lazy SMP), where thread 0 is the main thread: the only
+/// one that reports, watches the clock, and whose result counts.
 pub struct Searcher<'a> {
     tt: &'a TranspositionTable,
     control: &'a Control,
     config: SearchConfig,
     limits: Limits,
     time: Option<TimeManager>,
+    group: Option<&'a ThreadGroup>,
+    id: usize,
     nodes: u64,
+    /// The other threads' nodes, as last read (for `go nodes`).
+    other_nodes: u64,
     seldepth: usize,
     stopped: bool,
     /// Set once depth 1 has completed.
@@ -161,10 +196,13 @@ pub struct Searcher<'a> {
     keys: Vec<u64>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// The root's moves, restricted by `searchmoves`.
-    root_moves: Vec<Move>,
-    /// Nodes spent below each root move (same order) in the current iteration.
-    root_effort: Vec<u64>,
+    /// The root's moves, restricted by `searchmoves`, in generation order (the order
+    /// the root's move picker starts from).
+    root_order: Vec<Move>,
+    /// The same moves ranked, with their scores and lines.
+    root_moves: RootMoves,
+    /// The MultiPV line being searched: the moves ranked before it are left out.
+    pv_index: usize,
 }
 
 impl<'a> Searcher<'a> {
@@ -175,12 +213,60 @@ impl<'a> Searcher<'a> {
         limits: Limits,
         move_overhead_ms: u64,
     ) -> Searcher<'a> {
+        Searcher::with_state(
+            tt,
+            control,
+            config,
+            limits,
+            move_overhead_ms,
+            None,
+            0,
+            ThreadState::default(),
+        )
+    }
+
+    /// Thread `id` of `group`, with the thread's own state (give it back with
+    /// `into_state`). Helpers (`id` > 0) never look at the clock.
+    #[allow(clippy::too_many_arguments)]
+    pub fn in_group(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        config: SearchConfig,
+        limits: Limits,
+        move_overhead_ms: u64,
+        group: &'a ThreadGroup,
+        id: usize,
+        state: ThreadState,
+    ) -> Searcher<'a> {
+        Searcher::with_state(
+            tt,
+            control,
+            config,
+            limits,
+            move_overhead_ms,
+            Some(group),
+            id,
+            state,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn with_state(
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        config: SearchConfig,
+        limits: Limits,
+        move_overhead_ms: u64,
+        group: Option<&'a ThreadGroup>,
+        id: usize,
+        state: ThreadState,
+    ) -> Searcher<'a> {
         let policy = if config.adaptive_time {
             Policy::Adaptive
         } else {
             Policy::Simple
         };
-        let time = if limits.infinite {
+        let time = if limits.infinite || id != 0 {
             None
         } else {
             TimeManager::new(&limits.clock, move_overhead_ms, policy)
@@ -191,21 +277,47 @@ impl<'a> Searcher<'a> {
             config,
             limits,
             time,
+            group,
+            id,
             nodes: 0,
+            other_nodes: 0,
             seldepth: 0,
             stopped: false,
             first_iteration_done: false,
-            stack: Stack::default(),
-            killers: Killers::default(),
-            history: Box::default(),
-            continuation: ContinuationHistory::default(),
-            counters: CounterMoves::default(),
+            stack: state.stack,
+            killers: state.killers,
+            history: state.history,
+            continuation: state.continuation,
+            counters: state.counters,
             reductions: Reductions::new(&config.params),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            root_moves: Vec::new(),
-            root_effort: Vec::new(),
+            root_order: Vec::new(),
+            root_moves: RootMoves::default(),
+            pv_index: 0,
+        }
+    }
+
+    /// The thread's state, to keep for its next search.
+    pub fn into_state(self) -> ThreadState {
+        ThreadState {
+            stack: self.stack,
+            killers: self.killers,
+            history: self.history,
+            continuation: self.continuation,
+            counters: self.counters,
+        }
+    }
+
+    /// Nodes of all threads (this one's exact, the others' as last published).
+    fn total_nodes(&self) -> u64 {
+        match self.group {
+            Some(group) => {
+                group.publish(self.id, self.nodes);
+                group.total()
+            }
+            None => self.nodes,
         }
     }
 
@@ -219,7 +331,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches `root` (reached after the positions whose keys are `history`) and
-    /// reports each iteration through `report`.
+    /// reports each iteration through `report` (only the main thread reports).
     pub fn search(
         &mut self,
         root: &Board,
@@ -228,25 +340,29 @@ impl<'a> Searcher<'a> {
     ) -> SearchResult {
         self.keys.clear();
         self.keys.extend_from_slice(history);
-        self.tt.new_search();
+        if self.group.is_none() {
+            // A group's table starts its new search once, before the threads start.
+            self.tt.new_search();
+        }
         let legal = root.chess().legal_moves();
-        self.root_moves = legal
+        self.root_order = legal
             .iter()
             .copied()
             .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
             .collect();
-        if self.root_moves.is_empty() {
+        if self.root_order.is_empty() {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
-            self.root_moves = legal.to_vec();
+            self.root_order = legal.to_vec();
         }
+        self.root_moves = RootMoves::new(self.root_order.iter().copied());
         let mut result = SearchResult {
-            best: self.root_moves.first().copied(),
+            best: self.root_order.first().copied(),
             ponder: None,
             score: 0,
             depth: 0,
             nodes: 0,
         };
-        if self.root_moves.is_empty() {
+        if self.root_order.is_empty() {
             result.score = if root.in_check() {
                 score::mated_in(0)
             } else {
@@ -254,35 +370,47 @@ impl<'a> Searcher<'a> {
             };
             return result;
         }
+        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
         let max_depth = self
             .limits
             .depth
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH.min(MAX_PLY as i32 - 1));
-        let mut score = 0;
         // Completed iterations' scores, and how long the best move has stayed the same.
         let mut scores: Vec<Score> = Vec::new();
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
+            if threads::helper_skips(self.id, depth, history.len() as u32) {
+                continue;
+            }
             self.seldepth = 0;
-            self.root_effort.clear();
-            self.root_effort.resize(self.root_moves.len(), 0);
+            self.root_moves.start_iteration();
             let nodes_before = self.nodes;
-            score = self.aspiration(root, depth, score, report);
+            for pv_index in 0..lines {
+                self.pv_index = pv_index;
+                self.aspiration(root, depth, lines, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            self.pv_index = 0;
+            if lines > 1 && !self.stopped {
+                self.root_moves.rank_lines(lines);
+                self.report_lines(depth, lines, report);
+            }
             // The root takes only moves whose search completed, so even an interrupted
             // iteration's line is a fully searched one, at least as good as the last.
             let previous_best = result.best;
-            if let Some(best) = self.pv[0][0] {
-                result.best = Some(best);
-                result.ponder = if self.pv_len[0] > 1 {
-                    self.pv[0][1]
-                } else {
-                    None
-                };
+            let best = self.root_moves.get(0).expect("a root move");
+            if !best.pv.is_empty() {
+                result.best = Some(best.mv);
+                result.ponder = best.pv.get(1).copied();
             }
             if self.stopped {
                 break;
             }
+            let score = best.score;
+            let best_nodes = best.nodes;
             result.score = score;
             result.depth = depth;
             self.first_iteration_done = true;
@@ -298,29 +426,39 @@ impl<'a> Searcher<'a> {
                 // One legal move: answer now (also right after a `ponderhit`).
                 time.answer_now();
             }
+            let iteration_nodes = self.nodes - nodes_before;
             let progress = Progress {
                 stable_iterations,
                 score_drop: score_drop(&scores),
-                best_move_effort: self.best_move_effort(result.best, self.nodes - nodes_before),
+                best_move_effort: if iteration_nodes > 0 {
+                    best_nodes as f64 / iteration_nodes as f64
+                } else {
+                    0.0
+                },
             };
             if self.iteration_limit_reached(score, &progress) {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result
     }
 
-    /// One iteration, with a window around the last score that widens until the
-    /// score falls inside it.
+    /// One search of the root for the line `pv_index`, with a window around the line's
+    /// last score that widens until the score falls inside it. With one line, each
+    /// result is reported (bounds too); with several, the caller reports them all.
     fn aspiration(
         &mut self,
         root: &Board,
         depth: i32,
-        previous: Score,
+        lines: usize,
         report: &mut dyn FnMut(&Report),
-    ) -> Score {
+    ) {
         let params = self.config.params;
+        let previous = self
+            .root_moves
+            .get(self.pv_index)
+            .map_or(0, |r| r.previous_score);
         let use_window = self.config.aspiration
             && depth >= params.aspiration_min_depth
             && !score::is_mate(previous);
@@ -334,9 +472,12 @@ impl<'a> Searcher<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
+            self.root_moves.start_search(self.pv_index);
             let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
+            // Also after a stop: the moves whose search completed count.
+            self.root_moves.rank_from(self.pv_index);
             if self.stopped {
-                return score;
+                return;
             }
             let bound = if score <= alpha {
                 ScoreBound::Upper
@@ -345,9 +486,11 @@ impl<'a> Searcher<'a> {
             } else {
                 ScoreBound::Exact
             };
-            self.report(depth, score, bound, report);
+            if lines == 1 {
+                self.report(depth, 0, score, bound, report);
+            }
             match bound {
-                ScoreBound::Exact => return score,
+                ScoreBound::Exact => return,
                 ScoreBound::Upper => {
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITY);
@@ -364,41 +507,77 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn report(&self, depth: i32, score: Score, bound: ScoreBound, report: &mut dyn FnMut(&Report)) {
-        let pv = self.pv[0][..self.pv_len[0]]
-            .iter()
-            .map_while(|m| *m)
-            .collect();
+    /// Reports the line ranked `rank` (0 = best) with `score`.
+    fn report(
+        &self,
+        depth: i32,
+        rank: usize,
+        score: Score,
+        bound: ScoreBound,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        if self.id != 0 {
+            return;
+        }
+        let pv = self
+            .root_moves
+            .get(rank)
+            .map_or_else(Vec::new, |r| r.pv.clone());
         report(&Report {
+            multipv: rank + 1,
             depth,
             seldepth: self.seldepth,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
         });
     }
 
-    /// Share of an iteration's `total` root nodes that went below `best`.
-    fn best_move_effort(&self, best: Option<Move>, total: u64) -> f64 {
-        let index = best.and_then(|b| self.root_moves.iter().position(|&m| m == b));
-        match index {
-            Some(i) if total > 0 => self.root_effort[i] as f64 / total as f64,
-            _ => 0.0,
+    /// After a MultiPV iteration: every line, best first.
+    fn report_lines(&self, depth: i32, lines: usize, report: &mut dyn FnMut(&Report)) {
+        for rank in 0..lines {
+            let score = self.root_moves.get(rank).map_or(0, |r| r.score);
+            self.report(depth, rank, score, ScoreBound::Exact, report);
         }
     }
 
-    /// Books the nodes spent below one root move.
-    pub(super) fn add_root_effort(&mut self, m: Move, nodes: u64) {
-        if let Some(i) = self.root_moves.iter().position(|&r| r == m) {
-            self.root_effort[i] += nodes;
+    /// At the root: `nodes` were spent below `m`.
+    pub(super) fn book_root_nodes(&mut self, m: Move, nodes: u64) {
+        if let Some(record) = self.root_moves.find_mut(m) {
+            record.nodes += nodes;
         }
+    }
+
+    /// At the root, `m` raised alpha to `score`: it is the line's move for now, with
+    /// the line just found (`update_pv` has put it in row 0).
+    pub(super) fn root_line_found(&mut self, m: Move, score: Score) {
+        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect();
+        if let Some(record) = self.root_moves.find_mut(m) {
+            record.score = score;
+            record.pv = pv;
+        }
+    }
+
+    /// The root's moves for the current line: all but those of the lines before it.
+    pub(super) fn root_move_list(&self) -> shakmaty::MoveList {
+        self.root_order
+            .iter()
+            .copied()
+            .filter(|&m| !self.root_moves.is_ranked_before(m, self.pv_index))
+            .collect()
     }
 
     /// After a completed iteration: is there a reason not to start the next one?
     fn iteration_limit_reached(&self, score: Score, progress: &Progress) -> bool {
+        if self.id != 0 {
+            return false; // a helper searches until the main thread ends the search
+        }
         if let Some(mate) = self.limits.mate
             && score > 0
             && score::is_mate(score)
@@ -416,17 +595,29 @@ impl<'a> Searcher<'a> {
             .is_some_and(|t| self.control.clock_elapsed() >= t.soft(progress))
     }
 
-    /// Counts a node and, every few thousand, looks at the stop flag and the clock.
+    /// Counts a node and, every thousand or so, looks at the stop flag, the clock and
+    /// the other threads.
     #[inline]
     fn visit_node(&mut self, ply: usize) {
         self.nodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
+        {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+            if let Some(group) = self.group {
+                group.publish(self.id, self.nodes);
+                self.other_nodes = group.total() - self.nodes;
+                if group.is_over() {
+                    self.stopped = true;
+                }
+            }
             // The clock never interrupts the first iteration: it is what makes the move
             // a searched one, and takes well under a millisecond.
             let out_of_time = self.first_iteration_done

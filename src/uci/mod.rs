@@ -159,6 +159,7 @@ impl Session {
         match self.options.set(name, value) {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::SetThreads) => self.engine.set_threads(self.options.threads),
             Ok(OptionEffect::ResizeHash) => {
                 if !self.engine.set_hash(self.options.hash_mb) {
                     send_error(format!(
@@ -242,6 +243,7 @@ impl Session {
             infinite: p.infinite,
             ponder: p.ponder,
             searchmoves,
+            multipv: self.options.multipv,
         }
     }
 
@@ -315,9 +317,10 @@ pub fn format_info(r: &Report, mode: CastlingMode) -> String {
         ScoreBound::Upper => " upperbound",
     };
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
         r.depth,
         r.seldepth.max(r.depth as usize),
+        r.multipv.max(1),
         r.nodes,
         r.hashfull
     );

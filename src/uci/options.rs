@@ -11,6 +11,7 @@ use crate::search::{SWITCH_OPTIONS, SearchConfig};
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65_536;
 pub const THREADS_MAX: i64 = 256;
+pub const MULTIPV_MAX: i64 = 256;
 pub const MOVE_OVERHEAD_DEFAULT_MS: i64 = 10;
 pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
 
@@ -19,6 +20,8 @@ pub const MOVE_OVERHEAD_MAX_MS: i64 = 5_000;
 pub struct Options {
     pub hash_mb: usize,
     pub threads: usize,
+    /// Lines to search and report (MultiPV).
+    pub multipv: usize,
     pub move_overhead_ms: u64,
     pub chess960: bool,
     pub ponder: bool,
@@ -30,6 +33,7 @@ impl Default for Options {
         Options {
             hash_mb: HASH_DEFAULT_MB as usize,
             threads: 1,
+            multipv: 1,
             move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS as u64,
             chess960: false,
             ponder: false,
@@ -44,6 +48,8 @@ pub enum OptionEffect {
     None,
     ResizeHash,
     ClearHash,
+    /// Start or end search threads.
+    SetThreads,
 }
 
 /// The `option …` lines of the `uci` reply; with `dev`, the `Debug_*` switches too.
@@ -51,6 +57,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
     let mut lines = vec![
         format!("option name Hash type spin default {HASH_DEFAULT_MB} min 1 max {HASH_MAX_MB}"),
         format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
+        format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!(
             "option name Move Overhead type spin default {MOVE_OVERHEAD_DEFAULT_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
         ),
@@ -106,6 +113,10 @@ impl Options {
             }
             "threads" => {
                 self.threads = spin(value, name, 1, THREADS_MAX)? as usize;
+                Ok(OptionEffect::SetThreads)
+            }
+            "multipv" => {
+                self.multipv = spin(value, name, 1, MULTIPV_MAX)? as usize;
                 Ok(OptionEffect::None)
             }
             "move overhead" => {
@@ -169,6 +180,8 @@ mod tests {
         assert!(o.set("Hash", Some("lots")).is_err());
         assert!(o.set("Hash", None).is_err());
         assert!(o.set("Threads", Some("-1")).is_err());
+        assert!(o.set("MultiPV", Some("0")).is_err());
+        assert!(o.set("MultiPV", Some("257")).is_err());
         assert!(o.set("UCI_Chess960", Some("yes")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert_eq!(o, before);

@@ -1,0 +1,149 @@
+//! The root's moves as records: each with the score and line of its last search, and
+//! the nodes spent below it. The list is kept ranked, best first: after each search of
+//! the root the moves that scored are sorted up (a stable sort, so the moves that only
+//! failed low keep the order of the last ranking). Line `k` of MultiPV is entry `k`.
+
+use crate::score::{INFINITY, Score};
+use shakmaty::Move;
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Its score in the current search of the root; `-INFINITY` until it raised alpha
+    /// there (a move that failed low has only an upper bound).
+    pub score: Score,
+    /// The score of its line in the last completed iteration (0 before the first).
+    pub previous_score: Score,
+    /// Its principal variation, starting with `mv` (empty until it has one).
+    pub pv: Vec<Move>,
+    /// Nodes spent below it in the current iteration.
+    pub nodes: u64,
+}
+
+impl RootMove {
+    pub fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITY,
+            previous_score: 0,
+            pv: Vec::new(),
+            nodes: 0,
+        }
+    }
+}
+
+/// The ranked root moves.
+#[derive(Default)]
+pub struct RootMoves {
+    moves: Vec<RootMove>,
+}
+
+impl RootMoves {
+    pub fn new(moves: impl IntoIterator<Item = Move>) -> RootMoves {
+        RootMoves {
+            moves: moves.into_iter().map(RootMove::new).collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn get(&self, rank: usize) -> Option<&RootMove> {
+        self.moves.get(rank)
+    }
+
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = &RootMove> {
+        self.moves.iter()
+    }
+
+    pub fn find_mut(&mut self, m: Move) -> Option<&mut RootMove> {
+        self.moves.iter_mut().find(|r| r.mv == m)
+    }
+
+    /// Whether `m` is ranked before `rank` (a line already chosen this iteration).
+    pub fn is_ranked_before(&self, m: Move, rank: usize) -> bool {
+        self.moves[..rank.min(self.moves.len())]
+            .iter()
+            .any(|r| r.mv == m)
+    }
+
+    /// A new iteration: each line's score becomes its previous score, effort restarts.
+    pub fn start_iteration(&mut self) {
+        for r in &mut self.moves {
+            r.previous_score = if r.score == -INFINITY {
+                r.previous_score
+            } else {
+                r.score
+            };
+            r.nodes = 0;
+        }
+    }
+
+    /// A new search of the root for the line at `rank`: the moves from there on have
+    /// no score yet.
+    pub fn start_search(&mut self, rank: usize) {
+        for r in &mut self.moves[rank..] {
+            r.score = -INFINITY;
+        }
+    }
+
+    /// After a search of the root for the line at `rank`: the moves from there on,
+    /// best first. Among moves without a score the last ranking stays.
+    pub fn rank_from(&mut self, rank: usize) {
+        self.moves[rank..].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    /// The first `n` lines, best first (a stable sort: equal scores keep their rank).
+    pub fn rank_lines(&mut self, n: usize) {
+        let n = n.min(self.moves.len());
+        self.moves[..n].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    fn moves(n: usize) -> Vec<Move> {
+        Chess::default().legal_moves().into_iter().take(n).collect()
+    }
+
+    #[test]
+    fn moves_without_a_score_keep_their_rank() {
+        let ms = moves(4);
+        let mut root = RootMoves::new(ms.clone());
+        root.start_search(0);
+        root.find_mut(ms[2]).unwrap().score = 30;
+        root.rank_from(0);
+        let order: Vec<Move> = root.iter().map(|r| r.mv).collect();
+        assert_eq!(order, vec![ms[2], ms[0], ms[1], ms[3]]);
+        // A search in which nothing scored leaves the ranking as it was.
+        root.start_search(0);
+        root.rank_from(0);
+        let again: Vec<Move> = root.iter().map(|r| r.mv).collect();
+        assert_eq!(again, order);
+    }
+
+    #[test]
+    fn later_lines_do_not_disturb_earlier_ones() {
+        let ms = moves(4);
+        let mut root = RootMoves::new(ms.clone());
+        root.start_search(0);
+        root.find_mut(ms[3]).unwrap().score = 50;
+        root.rank_from(0);
+        root.start_search(1);
+        root.find_mut(ms[1]).unwrap().score = 10;
+        root.rank_from(1);
+        assert_eq!(root.get(0).unwrap().mv, ms[3]);
+        assert_eq!(root.get(0).unwrap().score, 50);
+        assert_eq!(root.get(1).unwrap().mv, ms[1]);
+        assert!(root.is_ranked_before(ms[3], 1));
+        assert!(!root.is_ranked_before(ms[1], 1));
+        root.start_iteration();
+        assert_eq!(root.get(0).unwrap().previous_score, 50);
+        assert_eq!(root.get(1).unwrap().previous_score, 10);
+    }
+}
