@@ -2,6 +2,7 @@
 //!
 //! Layers, top to bottom (no arrow runs back up):
 //! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
+//! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`.
@@ -23,3 +24,4 @@ mod time;
 mod tt;
 pub mod tune;
 pub mod uci;
+pub mod wdl;

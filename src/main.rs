@@ -1,6 +1,6 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
 //! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
-//! `tabas datagen …`, `tabas dataset …` and `tabas tune …`.
+//! `tabas datagen …`, `tabas dataset …`, `tabas tune …` and `tabas wdl-fit …`.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -19,6 +19,8 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E] [--lambda L]
                   [--rate R] [--threads T] [--seed S] [--out FILE]
                                   fits the evaluation's weights to datagen games (tabas tune --help)
+       tabas wdl-fit --data DIR [--data DIR ...] [--threads T]
+                                  fits UCI_ShowWDL's model to datagen games (tabas wdl-fit --help)
        tabas params               the search's tunables as SPSA input (OpenBench format)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
@@ -58,6 +60,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
+        Some("wdl-fit") if args.get(1).is_some_and(|a| a == "--help") => {
+            println!("{}", tabas::wdl::fit::USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("wdl-fit") => tabas::wdl::fit::run_cli(&args[1..], &mut |line| send(line)),
         Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
         Some("params") => {
             // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.

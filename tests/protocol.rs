@@ -1130,3 +1130,55 @@ fn go_perft_bench_and_go_replace_whatever_runs() {
     e.assert_no_extra_bestmove();
     e.quit();
 }
+
+#[test]
+fn uci_show_wdl_puts_win_draw_loss_after_every_score() {
+    let mut e = Engine::spawn();
+    let declared = e.handshake();
+    if !declared.contains(&"option name UCI_ShowWDL type check default false".to_string()) {
+        e.fail("UCI_ShowWDL is not declared as a check, default false");
+    }
+    e.sync();
+    // The chances in every info line with a score; `None` where a line has none.
+    let search = |e: &mut Engine, fen: &str, go: &str| -> Vec<Option<[i64; 3]>> {
+        e.send(&format!("position fen {fen}"));
+        let r = e.go_checked(go, &parse_fen(fen), STD, LONG);
+        let infos: Vec<Info> = r.infos.iter().map(|l| parse_info(l).unwrap()).collect();
+        infos
+            .into_iter()
+            .filter(|i| i.score.is_some())
+            .map(|i| i.wdl)
+            .collect()
+    };
+    let scored_lines_without_wdl = |e: &mut Engine| {
+        let lines = search(e, KIWIPETE, "go depth 5");
+        if lines.is_empty() || lines.iter().any(Option::is_some) {
+            e.fail("with UCI_ShowWDL off, info lines should carry no wdl");
+        }
+    };
+    scored_lines_without_wdl(&mut e);
+
+    expect_silent(&mut e, "setoption name UCI_ShowWDL value true");
+    let lines = search(&mut e, KIWIPETE, "go depth 5");
+    if lines.is_empty() {
+        e.fail("no info line with a score");
+    }
+    for chances in &lines {
+        match chances {
+            Some(c) if c.iter().sum::<i64>() == 1000 => {}
+            _ => e.fail(&format!("a scored info line with wdl {chances:?}")),
+        }
+    }
+    // A forced mate is a certain win.
+    let mate = search(&mut e, MATE_IN_2, "go mate 2");
+    if mate.last() != Some(&Some([1000, 0, 0])) {
+        e.fail(&format!(
+            "mate in 2: last wdl {:?}, not 1000 0 0",
+            mate.last()
+        ));
+    }
+
+    expect_silent(&mut e, "setoption name UCI_ShowWDL value false");
+    scored_lines_without_wdl(&mut e);
+    e.quit();
+}

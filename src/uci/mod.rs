@@ -28,6 +28,7 @@ use crate::engine::{Engine, SearchEvent};
 use crate::score::{self, MAX_PLY};
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
+use crate::wdl;
 use command::{Command, GoParams, PositionStart};
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
@@ -194,8 +195,13 @@ impl Session {
         let limits = self.limits(&params);
         let mode = CastlingMode::from_chess960(self.options.chess960);
         let debug = self.debug;
+        // The score is the root's, so the WDL model reads the root position.
+        let wdl = self
+            .options
+            .show_wdl
+            .then(|| wdl::Input::of(self.engine.board().chess()));
         let sink = Box::new(move |event: SearchEvent| match event {
-            SearchEvent::Info(report) => send(&format_info(&report, mode)),
+            SearchEvent::Info(report) => send(&format_info(&report, mode, wdl)),
             SearchEvent::BestMove(result) => {
                 if debug {
                     send(&format!(
@@ -302,8 +308,12 @@ impl Session {
     }
 }
 
-/// `info depth … score … pv …` for one report.
-pub fn format_info(r: &Report, mode: CastlingMode) -> String {
+/// `info depth … score … pv …` for one report; with `wdl` (`UCI_ShowWDL`), the
+/// score's bound is followed by ` wdl W D L`, the model's chances for the side to
+/// move at the root (`crate::wdl`). Stockfish writes `wdl` before the bound;
+/// after it, python-chess still reads the bound (it looks for it right after the
+/// score) and reads `wdl` too.
+pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes * 1000 / ms.max(1);
     let score = if score::is_mate(r.score) {
@@ -316,8 +326,12 @@ pub fn format_info(r: &Report, mode: CastlingMode) -> String {
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
+    let wdl = wdl.map_or(String::new(), |input| {
+        let c = wdl::wdl(r.score, input);
+        format!(" wdl {} {} {}", c.win, c.draw, c.loss)
+    });
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {ms}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms}",
         r.depth,
         r.seldepth.max(r.depth as usize),
         r.multipv.max(1),
@@ -341,5 +355,56 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingM
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
         (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
         (None, _) => "bestmove (none)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn report(score: i32, bound: ScoreBound) -> Report {
+        Report {
+            multipv: 1,
+            depth: 3,
+            seldepth: 5,
+            score,
+            bound,
+            nodes: 1000,
+            time: Duration::from_millis(10),
+            hashfull: 0,
+            pv: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn wdl_follows_the_score_and_its_bound_only_when_asked() {
+        let mode = CastlingMode::Standard;
+        let input = wdl::Input::of(&shakmaty::Chess::default());
+        let plain = format_info(&report(35, ScoreBound::Lower), mode, None);
+        assert!(
+            plain.contains(" score cp 35 lowerbound nodes 1000 "),
+            "{plain}"
+        );
+        assert!(!plain.contains("wdl"));
+
+        let c = wdl::wdl(35, input);
+        let with = format_info(&report(35, ScoreBound::Lower), mode, Some(input));
+        let expected = format!(
+            " score cp 35 lowerbound wdl {} {} {} nodes 1000 ",
+            c.win, c.draw, c.loss
+        );
+        assert!(with.contains(&expected), "{with}");
+        let exact = format_info(&report(35, ScoreBound::Exact), mode, Some(input));
+        assert!(exact.contains(" score cp 35 wdl "), "{exact}");
+        let mated = format_info(
+            &report(score::mated_in(2), ScoreBound::Exact),
+            mode,
+            Some(input),
+        );
+        assert!(
+            mated.contains(" score mate -1 wdl 0 0 1000 nodes "),
+            "{mated}"
+        );
     }
 }

@@ -25,6 +25,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub chess960: bool,
     pub ponder: bool,
+    /// `UCI_ShowWDL`: `wdl W D L` after the score in `info` lines.
+    pub show_wdl: bool,
     pub search: SearchConfig,
 }
 
@@ -37,6 +39,7 @@ impl Default for Options {
             move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS as u64,
             chess960: false,
             ponder: false,
+            show_wdl: false,
             search: SearchConfig::default(),
         }
     }
@@ -64,6 +67,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -132,6 +136,10 @@ impl Options {
                 self.chess960 = check(value, name)?;
                 Ok(OptionEffect::None)
             }
+            "uci_showwdl" => {
+                self.show_wdl = check(value, name)?;
+                Ok(OptionEffect::None)
+            }
             _ if self.search.switch_mut(&key).is_some() => {
                 let on = check(value, name)?;
                 if let Some(switch) = self.search.switch_mut(&key) {
@@ -169,6 +177,8 @@ mod tests {
         assert_eq!(o.move_overhead_ms, 50);
         o.set("UCI_CHESS960", Some("TRUE")).unwrap();
         assert!(o.chess960);
+        o.set("uci_showwdl", Some("true")).unwrap();
+        assert!(o.show_wdl);
     }
 
     #[test]

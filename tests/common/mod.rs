@@ -630,6 +630,8 @@ pub struct Info {
     pub multipv: Option<i64>,
     /// ("cp" | "mate", value, bound word if any)
     pub score: Option<(String, i64, Option<String>)>,
+    /// `wdl W D L` (`UCI_ShowWDL`): per mille chances of the side to move.
+    pub wdl: Option<[i64; 3]>,
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
     pub hashfull: Option<i64>,
@@ -695,6 +697,15 @@ pub fn parse_info(line: &str) -> Result<Info, String> {
                     _ => None,
                 };
                 info.score = Some((kind.to_string(), v, bound));
+                continue;
+            }
+            "wdl" => {
+                let chances = [num(i, key)?, num(i + 1, key)?, num(i + 2, key)?];
+                if chances.iter().any(|c| !(0..=1000).contains(c)) {
+                    return Err(format!("wdl chances outside 0..1000: {chances:?}"));
+                }
+                info.wdl = Some(chances);
+                i += 3;
                 continue;
             }
             "pv" => {

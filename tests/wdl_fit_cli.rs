@@ -1,0 +1,134 @@
+//! `tabas wdl-fit` as a process: bad input gives a message on stderr and exit code 2
+//! (arguments) or 1 (data), never a panic; a real run on a tiny data folder prints
+//! the constants of `src/wdl.rs` as Rust code, the same whatever the number of threads.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tabas::datagen::selfplay::Settings;
+
+fn wdl_fit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabas"))
+        .arg("wdl-fit")
+        .args(args)
+        .output()
+        .expect("start tabas")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabas-wdl-fit-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+/// `games` short self-play games in a new folder.
+fn games(name: &str, games: u64) -> PathBuf {
+    let data = temp_dir(name);
+    let options = tabas::datagen::Options {
+        out: data.clone(),
+        games,
+        threads: 2,
+        seed: 4,
+        settings: Settings {
+            soft_nodes: 200,
+            hard_nodes: 1000,
+            chess960: false,
+        },
+    };
+    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+    data
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    for (args, message) in [
+        (&[][..], "--data DIR is required"),
+        (&["--data"][..], "--data needs a value"),
+        (
+            &["--data", "d", "--threads", "0"][..],
+            "--threads must be a whole number in 1..=256",
+        ),
+        (&["--data", "d", "--fast"][..], "unknown argument '--fast'"),
+    ] {
+        let o = wdl_fit(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+        assert!(o.stdout.is_empty());
+    }
+    let help = wdl_fit(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--threads T"));
+}
+
+#[test]
+fn missing_or_too_little_data_is_an_error() {
+    let missing = temp_dir("missing");
+    let o = wdl_fit(&["--data", path(&missing)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(path(&missing)), "{}", stderr(&o));
+
+    // Fewer than ten games: none is held out.
+    let few = games("few", 2);
+    let o = wdl_fit(&["--data", path(&few)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("too few positions"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+    let _ = std::fs::remove_dir_all(&few);
+}
+
+#[test]
+fn a_run_prints_the_model_as_rust_the_same_with_any_threads() {
+    let data = games("data", 12);
+    let run = |threads: &str| wdl_fit(&["--data", path(&data), "--threads", threads]);
+    let one = run("1");
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    let text = String::from_utf8_lossy(&one.stdout).into_owned();
+    assert!(
+        text.starts_with(&format!(
+            "// Fitted by `tabas wdl-fit --data {} --threads 1`",
+            path(&data)
+        )),
+        "{text}"
+    );
+    assert!(text.contains("pub const VARIABLE: Variable = Variable::"));
+    for name in ["MIDPOINT", "SPREAD"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("pub const {name}: [f64; 4] = [")))
+            .unwrap_or_else(|| panic!("no {name} in {text}"));
+        let numbers: Vec<f64> = line
+            .rsplit_once('[')
+            .and_then(|(_, list)| list.strip_suffix("];"))
+            .unwrap_or_else(|| panic!("{line}"))
+            .split(", ")
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert!(
+            numbers.len() == 4 && numbers.iter().all(|n| n.is_finite()),
+            "{line}"
+        );
+    }
+    // Both variables' fit quality, training and validation.
+    for variable in ["by material ", "by move number "] {
+        assert!(text.contains(&format!("//   {variable}")), "{text}");
+        assert!(stderr(&one).contains(variable), "{}", stderr(&one));
+    }
+    assert!(stderr(&one).contains("(validation)"), "{}", stderr(&one));
+    // The same model with two threads: only the recorded command differs.
+    let two = run("2");
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    let model = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(model(&one), model(&two));
+    let _ = std::fs::remove_dir_all(&data);
+}
