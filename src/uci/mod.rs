@@ -304,11 +304,7 @@ impl Session {
 pub fn format_info(r: &Report, mode: CastlingMode) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes * 1000 / ms.max(1);
-    let score = if score::is_mate(r.score) {
-        format!("mate {}", score::mate_moves(r.score))
-    } else {
-        format!("cp {}", r.score)
-    };
+    let score = format_score(r.score);
     let bound = match r.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -331,6 +327,16 @@ pub fn format_info(r: &Report, mode: CastlingMode) -> String {
     line
 }
 
+/// `mate N` for a mate in N moves, else `cp N`: tablebase wins and losses too, as
+/// Stockfish shows them (a tablebase knows the result, not the distance to mate).
+fn format_score(score: score::Score) -> String {
+    if score::is_mate(score) {
+        format!("mate {}", score::mate_moves(score))
+    } else {
+        format!("cp {score}")
+    }
+}
+
 /// `bestmove m [ponder p]`; `bestmove (none)` when there is no legal move (as
 /// Stockfish: python-chess reads it as "no move", while `0000` is a null move to it).
 pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingMode) -> String {
@@ -338,5 +344,21 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, mode: CastlingM
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", b.to_uci(mode), p.to_uci(mode)),
         (Some(b), None) => format!("bestmove {}", b.to_uci(mode)),
         (None, _) => "bestmove (none)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tablebase_scores_are_centipawns_and_mates_are_mates() {
+        assert_eq!(format_score(37), "cp 37");
+        assert_eq!(format_score(score::mate_in(3)), "mate 2");
+        assert_eq!(format_score(score::mated_in(2)), "mate -1");
+        let win = score::tb_win_in(5);
+        assert_eq!(format_score(win), format!("cp {win}"));
+        assert_eq!(format_score(-win), format!("cp -{win}"));
+        assert_eq!(format_score(score::TB_WIN), format!("cp {}", score::TB_WIN));
     }
 }
