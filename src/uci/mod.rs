@@ -4,7 +4,7 @@
 //! | --- | --- |
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | `readyok` (at once while searching; when idle, after freeing an old table) |
-//! | `setoption name N [value V]` | nothing, or `info string error: …` |
+//! | `setoption name N [value V]` | nothing, or `info string error: …` (`SyzygyPath`: what was loaded) |
 //! | `ucinewgame` | nothing (clears the table) |
 //! | `position startpos\|fen F [moves …]` | nothing, or an error and the old position stays |
 //! | `go …` | `info …` lines, then exactly one `bestmove` |
@@ -159,6 +159,16 @@ impl Session {
         match self.options.set(name, value) {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
+            Ok(OptionEffect::LoadTablebases(path)) => match self.engine.set_syzygy_path(&path) {
+                Ok(tb) if tb.table_files() > 0 => send(&format!(
+                    "info string Syzygy: {} table files, up to {} pieces",
+                    tb.table_files(),
+                    tb.max_pieces()
+                )),
+                Ok(_) => {}
+                Err(e) => send_error(format!("{e}; keeping the previous tables")),
+            },
+            Ok(OptionEffect::TablebaseConfig) => self.engine.set_syzygy_config(self.options.syzygy),
             Ok(OptionEffect::ResizeHash) => {
                 if !self.engine.set_hash(self.options.hash_mb) {
                     send_error(format!(
