@@ -6,6 +6,7 @@
 use crate::position::{Board, parse_fen};
 use crate::search::threads::{Done, ThreadGroup, ThreadPool};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
+use crate::tablebase::{Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -84,6 +85,9 @@ pub struct Engine {
     pending_threads: Option<usize>,
     /// Old tables being given back to the OS (see `free_in_background`).
     freeing: Vec<JoinHandle<()>>,
+    /// Syzygy tables and how to probe them; replaced whole, so that a search
+    /// keeps the ones it started with.
+    tablebases: Arc<Tablebases>,
 }
 
 impl Default for Engine {
@@ -107,6 +111,7 @@ impl Engine {
             pool: ThreadPool::new(1),
             pending_threads: None,
             freeing: Vec::new(),
+            tablebases: Arc::default(),
         }
     }
 
@@ -376,6 +381,19 @@ impl Engine {
 
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
+    }
+
+    /// Loads the Syzygy tables of `path` (`SyzygyPath`), now: loading only lists
+    /// the directories. On error the previous tables stay.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<&Tablebases, String> {
+        let config = self.tablebases.config();
+        self.tablebases = Arc::new(Tablebases::load(path, config)?);
+        Ok(&self.tablebases)
+    }
+
+    /// How the tables are probed from the next search on.
+    pub fn set_syzygy_config(&mut self, config: TbConfig) {
+        self.tablebases = Arc::new(self.tablebases.with_config(config));
     }
 }
 

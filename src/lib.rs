@@ -1,14 +1,16 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
 //! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `eval` / `perft` → `position` / `tt` / `time` / `score`.
+//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `eval` / `perft` / `tablebase` → `position` / `tt` / `time` / `score`.
 //! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
-//! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`.
+//! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
+//! Syzygy tablebase probing from `shakmaty-syzygy`.
 
-// Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
-// private, so that the compiler reports what nothing uses.
+// Public: what `main.rs` and `tests/` use (and `search`, `lab`; `tablebase`, whose
+// probes the search is still to call). The rest is private, so that the compiler
+// reports what nothing uses.
 mod args;
 pub mod bench;
 pub mod datagen;
@@ -19,6 +21,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 mod text;
 mod time;
 mod tt;

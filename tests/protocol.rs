@@ -113,7 +113,7 @@ fn uci_handshake_lists_id_and_options() {
     }
     let has = |pred: &dyn Fn(&str) -> bool| options.iter().any(|l| pred(l));
     type OptionCheck<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
-    let wanted: [OptionCheck; 6] = [
+    let wanted: [OptionCheck; 10] = [
         ("Hash spin default 16 min 1 max 65536", &|l| {
             l == "option name Hash type spin default 16 min 1 max 65536"
         }),
@@ -131,6 +131,18 @@ fn uci_handshake_lists_id_and_options() {
         }),
         ("UCI_Chess960 check default false", &|l| {
             l == "option name UCI_Chess960 type check default false"
+        }),
+        ("SyzygyPath string default <empty>", &|l| {
+            l == "option name SyzygyPath type string default <empty>"
+        }),
+        ("SyzygyProbeDepth spin 1..100", &|l| {
+            l == "option name SyzygyProbeDepth type spin default 1 min 1 max 100"
+        }),
+        ("Syzygy50MoveRule check default true", &|l| {
+            l == "option name Syzygy50MoveRule type check default true"
+        }),
+        ("SyzygyProbeLimit spin 0..7", &|l| {
+            l == "option name SyzygyProbeLimit type spin default 7 min 0 max 7"
         }),
     ];
     for (what, pred) in wanted {
@@ -793,6 +805,64 @@ fn setoption_errors_and_valid_options() {
     e.send("stop");
     e.finish_checked(&start(), STD, PROMPT);
     e.go_checked("go depth 3", &start(), STD, PROMPT);
+    e.quit();
+}
+
+#[test]
+fn syzygy_options_load_tables_or_say_why_not() {
+    let mut e = ready_engine();
+    let line = expect_error(&mut e, "setoption name SyzygyPath value /nonexistent");
+    if !line.contains("/nonexistent") {
+        e.fail(&format!("the error does not name the directory: {line:?}"));
+    }
+    // A directory without tables: this repository's sources.
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    expect_error(&mut e, &format!("setoption name SyzygyPath value {src}"));
+    for cmd in [
+        "setoption name SyzygyProbeDepth value 0",
+        "setoption name SyzygyProbeDepth value 101",
+        "setoption name SyzygyProbeLimit value 8",
+        "setoption name SyzygyProbeLimit value -1",
+        "setoption name Syzygy50MoveRule value maybe",
+    ] {
+        expect_error(&mut e, cmd);
+    }
+    for cmd in [
+        "setoption name SyzygyPath value <empty>",
+        "setoption name SyzygyPath value",
+        "setoption name SyzygyProbeDepth value 1",
+        "setoption name SyzygyProbeDepth value 100",
+        "setoption name SyzygyProbeLimit value 0",
+        "setoption name SyzygyProbeLimit value 7",
+        "setoption name Syzygy50MoveRule value false",
+        "setoption name Syzygy50MoveRule value true",
+    ] {
+        expect_silent(&mut e, cmd);
+    }
+    let Some(dir) = syzygy_dir() else {
+        e.quit();
+        return;
+    };
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let lines = e.sync();
+    if !errors(&lines).is_empty() || lines.len() != 1 {
+        e.fail(&format!(
+            "valid SyzygyPath: expected one line, got {lines:?}"
+        ));
+    }
+    if lines[0] != "info string Syzygy: 70 table files, up to 4 pieces" {
+        e.fail(&format!("unexpected summary {:?}", lines[0]));
+    }
+    // A bad path afterwards is an error; the engine still searches tablebase
+    // positions (KQvK) and moves legally.
+    expect_error(&mut e, "setoption name SyzygyPath value /nonexistent");
+    let fen = "8/8/8/8/8/2k5/8/KQ6 w - - 0 1";
+    expect_silent(&mut e, &format!("position fen {fen}"));
+    e.go_checked("go depth 6", &parse_fen(fen), STD, PROMPT);
+    expect_silent(&mut e, "setoption name SyzygyPath value <empty>");
     e.quit();
 }
 

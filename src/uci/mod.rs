@@ -4,7 +4,7 @@
 //! | --- | --- |
 //! | `uci` | `id name`, `id author`, the options, `uciok` |
 //! | `isready` | `readyok` (at once while searching; when idle, after freeing an old table) |
-//! | `setoption name N [value V]` | nothing, or `info string error: …` |
+//! | `setoption name N [value V]` | nothing, or `info string error: …` (`SyzygyPath`: what was loaded) |
 //! | `ucinewgame` | nothing (clears the table) |
 //! | `position startpos\|fen F [moves …]` | nothing, or an error and the old position stays |
 //! | `go …` | `info …` lines, then exactly one `bestmove` |
@@ -161,6 +161,16 @@ impl Session {
             Ok(OptionEffect::None) => {}
             Ok(OptionEffect::ClearHash) => self.engine.clear_hash(),
             Ok(OptionEffect::SetThreads) => self.engine.set_threads(self.options.threads),
+            Ok(OptionEffect::LoadTablebases(path)) => match self.engine.set_syzygy_path(&path) {
+                Ok(tb) if tb.table_files() > 0 => send(&format!(
+                    "info string Syzygy: {} table files, up to {} pieces",
+                    tb.table_files(),
+                    tb.max_pieces()
+                )),
+                Ok(_) => {}
+                Err(e) => send_error(format!("{e}; keeping the previous tables")),
+            },
+            Ok(OptionEffect::TablebaseConfig) => self.engine.set_syzygy_config(self.options.syzygy),
             Ok(OptionEffect::ResizeHash) => {
                 if !self.engine.set_hash(self.options.hash_mb) {
                     send_error(format!(
@@ -316,11 +326,7 @@ impl Session {
 pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> String {
     let ms = r.time.as_millis() as u64;
     let nps = r.nodes * 1000 / ms.max(1);
-    let score = if score::is_mate(r.score) {
-        format!("mate {}", score::mate_moves(r.score))
-    } else {
-        format!("cp {}", r.score)
-    };
+    let score = format_score(r.score);
     let bound = match r.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -346,6 +352,16 @@ pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> S
         }
     }
     line
+}
+
+/// `mate N` for a mate in N moves, else `cp N`: tablebase wins and losses too, as
+/// Stockfish shows them (a tablebase knows the result, not the distance to mate).
+fn format_score(score: score::Score) -> String {
+    if score::is_mate(score) {
+        format!("mate {}", score::mate_moves(score))
+    } else {
+        format!("cp {score}")
+    }
 }
 
 /// `bestmove m [ponder p]`; `bestmove (none)` when there is no legal move (as
@@ -406,5 +422,16 @@ mod tests {
             mated.contains(" score mate -1 wdl 0 0 1000 nodes "),
             "{mated}"
         );
+    }
+
+    #[test]
+    fn tablebase_scores_are_centipawns_and_mates_are_mates() {
+        assert_eq!(format_score(37), "cp 37");
+        assert_eq!(format_score(score::mate_in(3)), "mate 2");
+        assert_eq!(format_score(score::mated_in(2)), "mate -1");
+        let win = score::tb_win_in(5);
+        assert_eq!(format_score(win), format!("cp {win}"));
+        assert_eq!(format_score(-win), format!("cp -{win}"));
+        assert_eq!(format_score(score::TB_WIN), format!("cp {}", score::TB_WIN));
     }
 }

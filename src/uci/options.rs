@@ -7,6 +7,7 @@
 
 use super::command::{UciError, parse_number};
 use crate::search::{SWITCH_OPTIONS, SearchConfig};
+use crate::tablebase::{self, EMPTY_PATH, TbConfig};
 
 pub const HASH_DEFAULT_MB: i64 = 16;
 pub const HASH_MAX_MB: i64 = 65_536;
@@ -28,6 +29,9 @@ pub struct Options {
     /// `UCI_ShowWDL`: `wdl W D L` after the score in `info` lines.
     pub show_wdl: bool,
     pub search: SearchConfig,
+    /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit` (the path lives
+    /// with the tables it loaded, in the engine).
+    pub syzygy: TbConfig,
 }
 
 impl Default for Options {
@@ -41,18 +45,23 @@ impl Default for Options {
             ponder: false,
             show_wdl: false,
             search: SearchConfig::default(),
+            syzygy: TbConfig::default(),
         }
     }
 }
 
 /// What a successful `setoption` asks the engine to do beyond storing the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionEffect {
     None,
     ResizeHash,
     ClearHash,
     /// Start or end search threads.
     SetThreads,
+    /// Load the tables of this `SyzygyPath` (it may fail: the old ones stay).
+    LoadTablebases(String),
+    /// Probe the tables with the new `Options::syzygy`.
+    TablebaseConfig,
 }
 
 /// The `option …` lines of the `uci` reply; with `dev`, the `Debug_*` switches too.
@@ -68,6 +77,17 @@ pub fn declarations(dev: bool) -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        format!("option name SyzygyPath type string default {EMPTY_PATH}"),
+        format!(
+            "option name SyzygyProbeDepth type spin default {} min 1 max {}",
+            TbConfig::default().probe_depth,
+            tablebase::MAX_PROBE_DEPTH
+        ),
+        "option name Syzygy50MoveRule type check default true".to_string(),
+        format!(
+            "option name SyzygyProbeLimit type spin default {0} min 0 max {0}",
+            tablebase::MAX_PIECES
+        ),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -140,6 +160,24 @@ impl Options {
                 self.show_wdl = check(value, name)?;
                 Ok(OptionEffect::None)
             }
+            // No value (a GUI clearing the field) means no tables, as `<empty>` does.
+            "syzygypath" => Ok(OptionEffect::LoadTablebases(
+                value.unwrap_or_default().to_string(),
+            )),
+            "syzygyprobedepth" => {
+                self.syzygy.probe_depth =
+                    spin(value, name, 1, tablebase::MAX_PROBE_DEPTH as i64)? as i32;
+                Ok(OptionEffect::TablebaseConfig)
+            }
+            "syzygy50moverule" => {
+                self.syzygy.rule50 = check(value, name)?;
+                Ok(OptionEffect::TablebaseConfig)
+            }
+            "syzygyprobelimit" => {
+                self.syzygy.probe_limit =
+                    spin(value, name, 0, tablebase::MAX_PIECES as i64)? as usize;
+                Ok(OptionEffect::TablebaseConfig)
+            }
             _ if self.search.switch_mut(&key).is_some() => {
                 let on = check(value, name)?;
                 if let Some(switch) = self.search.switch_mut(&key) {
@@ -193,6 +231,11 @@ mod tests {
         assert!(o.set("MultiPV", Some("0")).is_err());
         assert!(o.set("MultiPV", Some("257")).is_err());
         assert!(o.set("UCI_Chess960", Some("yes")).is_err());
+        assert!(o.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert!(o.set("SyzygyProbeDepth", Some("101")).is_err());
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(o.set("SyzygyProbeLimit", Some("-1")).is_err());
+        assert!(o.set("Syzygy50MoveRule", Some("1")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert_eq!(o, before);
     }
@@ -228,6 +271,31 @@ mod tests {
                 || c.see
                 || c.adaptive_time)
         );
+    }
+
+    #[test]
+    fn syzygy_options() {
+        let mut o = Options::default();
+        assert_eq!(o.syzygy, TbConfig::default());
+        assert_eq!(
+            o.set("SyzygyPath", Some("/tb/345:/tb/6")),
+            Ok(OptionEffect::LoadTablebases("/tb/345:/tb/6".into()))
+        );
+        assert_eq!(
+            o.set("syzygypath", None),
+            Ok(OptionEffect::LoadTablebases(String::new()))
+        );
+        assert_eq!(o, Options::default(), "the path is the engine's to keep");
+        let effect = Ok(OptionEffect::TablebaseConfig);
+        assert_eq!(o.set("SyzygyProbeDepth", Some("12")), effect);
+        assert_eq!(o.set("Syzygy50MoveRule", Some("false")), effect);
+        assert_eq!(o.set("SyzygyProbeLimit", Some("0")), effect);
+        let expected = TbConfig {
+            probe_depth: 12,
+            rule50: false,
+            probe_limit: 0,
+        };
+        assert_eq!(o.syzygy, expected);
     }
 
     #[test]

@@ -505,6 +505,29 @@ impl Searched {
 }
 
 // ---------------------------------------------------------------------------
+// Syzygy tables.
+
+/// The 3-4-piece Syzygy tables: `TABAS_SYZYGY`, else `../shared/data/syzygy`
+/// beside the repository. `None`, with a message on stderr, where they are absent:
+/// tests that need them skip that part.
+pub fn syzygy_dir() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("TABAS_SYZYGY")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy")
+        });
+    if dir.join("KQvK.rtbw").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipped: no Syzygy tables in {} (set TABAS_SYZYGY to the 3-4-piece tables)",
+            dir.display()
+        );
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Chess helpers.
 
 /// A FEN in any castling notation (Chess960 mode reads KQkq, Shredder and X-FEN).
