@@ -41,6 +41,7 @@ struct SearchJob {
     move_overhead_ms: u64,
     board: Board,
     history: Vec<u64>,
+    tablebases: Arc<Tablebases>,
 }
 
 impl SearchJob {
@@ -64,6 +65,7 @@ impl SearchJob {
             id,
             state,
         );
+        searcher.use_tablebases(&self.tablebases);
         let result = searcher.search(&self.board, &self.history, report);
         *slot = Some(searcher.into_state());
         result
@@ -164,6 +166,7 @@ impl Engine {
         self.stop();
         self.apply_pending();
         self.tt.new_search();
+        self.tablebases.reset_hits();
         let threads = self.pool.len();
         let job = Arc::new(SearchJob {
             tt: Arc::clone(&self.tt),
@@ -174,6 +177,7 @@ impl Engine {
             move_overhead_ms,
             board: self.board.clone(),
             history: self.history.clone(),
+            tablebases: Arc::clone(&self.tablebases),
         });
         let helpers: Vec<Arc<Done>> = (1..threads)
             .map(|id| {

@@ -10,7 +10,12 @@ use super::stack::Reached;
 use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
+use crate::tablebase::wdl_score;
 use crate::tt::{Bound, Entry};
+
+/// A tablebase result holds at any depth: it is stored this many plies deeper than
+/// the node, so that searches do not replace it.
+const TB_DEPTH_BONUS: i32 = 6;
 use shakmaty::Position;
 
 impl Searcher<'_> {
@@ -95,6 +100,48 @@ impl Searcher<'_> {
             }
         }
 
+        // Step 5b. Tablebases: where the tables are exact (just after a capture or a pawn
+        // move, few enough pieces), their result replaces the search. A win is a lower
+        // bound, a loss an upper bound: when it decides this window the node is done;
+        // at a PV node it otherwise bounds the node's result.
+        let mut tb_floor = -INFINITY;
+        let mut tb_cap = INFINITY;
+        if !root
+            && self.probe_in_tree
+            && excluded.is_none()
+            && let Some(tablebases) = self.tablebases
+            && let Some(wdl) = tablebases.probe_wdl(board.chess(), depth)
+        {
+            let tb = wdl_score(wdl, ply, tablebases.config().rule50);
+            if tb.bound.decides(tb.score, alpha, beta) {
+                self.tt.store(
+                    board.key(),
+                    Entry {
+                        packed_move: 0,
+                        score: score::to_tt(tb.score, ply),
+                        static_eval: if in_check {
+                            0
+                        } else {
+                            eval::evaluate(board.chess())
+                        },
+                        depth: (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+                        bound: tb.bound,
+                    },
+                    params.replacement(),
+                );
+                return tb.score;
+            }
+            if pv_node {
+                match tb.bound {
+                    Bound::Lower => {
+                        tb_floor = tb.score;
+                        alpha = alpha.max(tb.score);
+                    }
+                    _ => tb_cap = tb.score,
+                }
+            }
+        }
+
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -117,7 +164,7 @@ impl Searcher<'_> {
             && !pv_node
             && !in_check
             && depth <= params.rfp_max_depth
-            && !score::is_mate(beta)
+            && !score::is_decisive(beta)
             && static_eval - params.rfp_margin * (depth - improving as i32) >= beta
         {
             return static_eval;
@@ -145,7 +192,11 @@ impl Searcher<'_> {
             }
             if score >= beta {
                 // A mate found after passing is not proven: claim only beta.
-                return if score::is_mate(score) { beta } else { score };
+                return if score::is_decisive(score) {
+                    beta
+                } else {
+                    score
+                };
             }
         }
 
@@ -183,7 +234,7 @@ impl Searcher<'_> {
             && e.depth >= depth - params.se_tt_depth_margin
             && matches!(e.bound, Bound::Lower | Bound::Exact)
             && let tt_score = score::from_tt(e.score, ply)
-            && !score::is_mate(tt_score)
+            && !score::is_decisive(tt_score)
             && let Some(m) = table_move
         {
             let singular_beta = tt_score - params.se_margin_per_ply * depth;
@@ -209,7 +260,7 @@ impl Searcher<'_> {
         }
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<shakmaty::Move, 256> = arrayvec::ArrayVec::new();
         let mut moves_searched = 0;
@@ -223,7 +274,7 @@ impl Searcher<'_> {
             }
             let gives_check = board.gives_check(m);
             // A move that gives check is never pruned: that is where tactics hide.
-            let prunable = !root && !in_check && !gives_check && best_score > -score::MATE_BOUND;
+            let prunable = !root && !in_check && !gives_check && best_score > -score::TB_WIN_BOUND;
 
             // Step 8a. SEE pruning: at low depth, a move that loses more material by
             // static exchange than the depth could win back is not searched.
@@ -369,6 +420,7 @@ impl Searcher<'_> {
                 best_score
             };
         }
+        best_score = best_score.min(tb_cap);
         let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(
             board.key(),

@@ -28,6 +28,7 @@ pub mod threads;
 
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
+use crate::tablebase::Tablebases;
 use crate::time::{Clock, Policy, Progress, TimeManager};
 use crate::tt::TranspositionTable;
 use history::{ContinuationHistory, CounterMoves, History};
@@ -136,6 +137,8 @@ pub struct Report {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -203,6 +206,13 @@ pub struct Searcher<'a> {
     root_moves: RootMoves,
     /// The MultiPV line being searched: the moves ranked before it are left out.
     pv_index: usize,
+    /// Syzygy tables (none for bench and self-play).
+    tablebases: Option<&'a Tablebases>,
+    /// Probe the tables inside the tree (not when the root's probe already ranked the
+    /// moves by DTZ, or the root is not won: see `tablebase.rs`).
+    probe_in_tree: bool,
+    /// The root moves' tablebase score, reported unless the search proves a mate.
+    root_tb_score: Option<Score>,
 }
 
 impl<'a> Searcher<'a> {
@@ -296,7 +306,15 @@ impl<'a> Searcher<'a> {
             root_order: Vec::new(),
             root_moves: RootMoves::default(),
             pv_index: 0,
+            tablebases: None,
+            probe_in_tree: false,
+            root_tb_score: None,
         }
+    }
+
+    /// Probes `tablebases` at the root and in the tree.
+    pub fn use_tablebases(&mut self, tablebases: &'a Tablebases) {
+        self.tablebases = Some(tablebases);
     }
 
     /// The thread's state, to keep for its next search.
@@ -354,6 +372,7 @@ impl<'a> Searcher<'a> {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
             self.root_order = legal.to_vec();
         }
+        self.probe_tablebases_at_root(root, history);
         self.root_moves = RootMoves::new(self.root_order.iter().copied());
         let mut result = SearchResult {
             best: self.root_order.first().copied(),
@@ -411,7 +430,10 @@ impl<'a> Searcher<'a> {
             }
             let score = best.score;
             let best_nodes = best.nodes;
-            result.score = score;
+            result.score = match self.root_tb_score {
+                Some(tb) if !score::is_mate(score) => tb,
+                _ => score,
+            };
             result.depth = depth;
             self.first_iteration_done = true;
             scores.push(score);
@@ -461,7 +483,7 @@ impl<'a> Searcher<'a> {
             .map_or(0, |r| r.previous_score);
         let use_window = self.config.aspiration
             && depth >= params.aspiration_min_depth
-            && !score::is_mate(previous);
+            && !score::is_decisive(previous);
         let mut delta = params.aspiration_delta;
         let (mut alpha, mut beta) = if use_window {
             (
@@ -500,7 +522,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             delta += delta * params.aspiration_widening / 100;
-            if score::is_mate(score) || delta > params.aspiration_give_up {
+            if score::is_decisive(score) || delta > params.aspiration_give_up {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -523,12 +545,18 @@ impl<'a> Searcher<'a> {
             .root_moves
             .get(rank)
             .map_or_else(Vec::new, |r| r.pv.clone());
+        // The tables know the result better than the search, unless it found a mate.
+        let (score, bound) = match self.root_tb_score {
+            Some(tb) if !score::is_mate(score) => (tb, ScoreBound::Exact),
+            _ => (score, bound),
+        };
         report(&Report {
             multipv: rank + 1,
             depth,
             seldepth: self.seldepth,
             score,
             bound,
+            tbhits: self.tablebases.map_or(0, |t| t.hits()),
             nodes: self.total_nodes(),
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
@@ -542,6 +570,26 @@ impl<'a> Searcher<'a> {
             let score = self.root_moves.get(rank).map_or(0, |r| r.score);
             self.report(depth, rank, score, ScoreBound::Exact, report);
         }
+    }
+
+    /// Before the first iteration: where the root is in the tables, only the moves
+    /// that keep its best result stay (see `tablebase.rs` for the rules).
+    fn probe_tablebases_at_root(&mut self, root: &Board, history: &[u64]) {
+        self.root_tb_score = None;
+        self.probe_in_tree = false;
+        let Some(tablebases) = self.tablebases else {
+            return;
+        };
+        self.probe_in_tree = tablebases.cardinality() > 0;
+        let repeated = repeated_since_zeroing(root, history);
+        let Some(probe) = tablebases.probe_root(root.chess(), &self.root_order, repeated) else {
+            return;
+        };
+        let kept = probe.kept();
+        self.root_order.retain(|m| kept.iter().any(|k| k.mv == *m));
+        self.root_tb_score = Some(kept[0].score);
+        let won = matches!(kept[0].wdl, crate::tablebase::Wdl::Win);
+        self.probe_in_tree = !probe.by_dtz && won;
     }
 
     /// At the root: `nodes` were spent below `m`.
@@ -655,11 +703,23 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// Whether a position has occurred twice since the last capture or pawn move, in the
+/// game that led to `root` (`history`: the keys before it).
+fn repeated_since_zeroing(root: &Board, history: &[u64]) -> bool {
+    let reach = (root.halfmoves() as usize).min(history.len());
+    let mut seen: Vec<u64> = history[history.len() - reach..].to_vec();
+    seen.push(root.key());
+    seen.sort_unstable();
+    seen.windows(2).any(|w| w[0] == w[1])
+}
+
 /// How much the score fell over the last iterations (compared with two iterations
 /// back, so that odd and even depths are compared with their own kind).
 fn score_drop(scores: &[Score]) -> i32 {
     match scores {
-        [.., before, _, now] if !score::is_mate(*before) && !score::is_mate(*now) => before - now,
+        [.., before, _, now] if !score::is_decisive(*before) && !score::is_decisive(*now) => {
+            before - now
+        }
         _ => 0,
     }
 }

@@ -337,12 +337,13 @@ pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> S
         format!(" wdl {} {} {}", c.win, c.draw, c.loss)
     });
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {ms}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} tbhits {} time {ms}",
         r.depth,
         r.seldepth.max(r.depth as usize),
         r.multipv.max(1),
         r.nodes,
-        r.hashfull
+        r.hashfull,
+        r.tbhits
     );
     if !r.pv.is_empty() {
         line.push_str(" pv");
@@ -389,6 +390,7 @@ mod tests {
             nodes: 1000,
             time: Duration::from_millis(10),
             hashfull: 0,
+            tbhits: 0,
             pv: Vec::new(),
         }
     }
