@@ -8,9 +8,8 @@ use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searche
 use crate::tt::TranspositionTable;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// What a running search tells the outside world.
 pub enum SearchEvent {
@@ -27,6 +26,25 @@ struct Running {
     handle: JoinHandle<()>,
 }
 
+/// Stops whatever the engine runs now, from any thread: the stdin reader raises the
+/// flag through it as soon as `stop` arrives, so that the search does not wait for the
+/// session thread to be scheduled first. The session still handles the `stop` line
+/// itself (and waits for the search to end).
+#[derive(Clone, Default)]
+pub struct Stopper(Arc<Mutex<Option<Arc<Control>>>>);
+
+impl Stopper {
+    pub fn stop(&self) {
+        if let Some(control) = &*self.0.lock().unwrap_or_else(PoisonError::into_inner) {
+            control.stop();
+        }
+    }
+
+    fn set(&self, control: &Arc<Control>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(control));
+    }
+}
+
 pub struct Engine {
     board: Board,
     /// Keys of the positions before `board` in the game (for repetitions).
@@ -36,6 +54,8 @@ pub struct Engine {
     pending_hash_mb: Option<usize>,
     pending_clear: bool,
     running: Option<Running>,
+    /// The control of `running`, for other threads.
+    stopper: Stopper,
     /// Old tables being given back to the OS (see `free_in_background`).
     freeing: Vec<JoinHandle<()>>,
 }
@@ -58,6 +78,7 @@ impl Engine {
             pending_hash_mb: None,
             pending_clear: false,
             running: None,
+            stopper: Stopper::default(),
             freeing: Vec::new(),
         }
     }
@@ -142,12 +163,11 @@ impl Engine {
                     }
                 });
                 // `go infinite` and `go ponder` end only on `stop` (or `ponderhit`).
-                while !control.is_stopped() && (infinite || control.is_pondering()) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                control.wait_until_released(infinite);
                 sink(SearchEvent::BestMove(result));
             })
             .expect("spawn search thread");
+        self.stopper.set(&control);
         self.running = Some(Running { control, handle });
     }
 
@@ -164,6 +184,7 @@ impl Engine {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || job(&thread_control))
             .expect("spawn job thread");
+        self.stopper.set(&control);
         self.running = Some(Running { control, handle });
     }
 
@@ -176,6 +197,11 @@ impl Engine {
                 log::error!("search or job thread ended abnormally");
             }
         }
+    }
+
+    /// A handle that stops what runs now (and whatever runs later) from another thread.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     pub fn ponderhit(&self) {

@@ -176,6 +176,38 @@ fn isready_is_answered_during_go_infinite() {
     e.quit();
 }
 
+/// `stop` is acted on by the input thread as it arrives; whether the session has got
+/// to the `go` before it or not, every `go` gets its one bestmove, with no other line
+/// needed to bring it out.
+#[test]
+fn stop_right_after_go_always_gets_its_bestmove() {
+    let mut e = ready_engine();
+    let pos = position_after(None, &["d2d4"]);
+    e.send("position startpos moves d2d4");
+    for i in 0..60 {
+        let go = match i % 3 {
+            0 => "go infinite",
+            1 => "go ponder wtime 1000 btime 1000",
+            _ => "go depth 40",
+        };
+        // Both lines in one write: the stop may arrive before the session reads the go.
+        if i % 2 == 0 {
+            e.send_bytes(format!("{go}\nstop\n").as_bytes());
+        } else {
+            e.send(go);
+            std::thread::sleep(Duration::from_millis(i % 5));
+            e.send("stop");
+        }
+        let (lines, best) = e.wait_bestmove(PROMPT);
+        for l in &lines {
+            check_info(&e, &pos, l, STD);
+        }
+        check_bestmove(&e, &pos, &best, STD);
+    }
+    e.assert_no_extra_bestmove();
+    e.quit();
+}
+
 #[test]
 fn go_ponder_waits_for_stop() {
     let mut e = ready_engine();

@@ -426,7 +426,7 @@ impl<'a> Searcher<'a> {
         if self.limits.nodes.is_some_and(|limit| self.nodes >= limit) {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) || self.control.is_stopped() {
             // The clock never interrupts the first iteration: it is what makes the move
             // a searched one, and takes well under a millisecond.
             let out_of_time = self.first_iteration_done

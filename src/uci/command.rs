@@ -107,6 +107,28 @@ pub fn parse(line: &str) -> Result<Option<Command>, UciError> {
     Ok(Some(command))
 }
 
+/// What the stdin reader does itself as a line arrives, before the session thread
+/// handles it (which it still does, in order): what must not wait behind the lines
+/// before it and needs no session state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnArrival {
+    /// Nothing: the session handles the line.
+    Nothing,
+    /// `stop`: raise the stop flag of what runs, without waiting for the session.
+    Stop,
+    /// `quit`: the same, and the session must see it at once.
+    Quit,
+}
+
+/// What `line` asks of the stdin reader; agrees with `parse` (and must stay cheap).
+pub fn on_arrival(line: &str) -> OnArrival {
+    match line.split_whitespace().next() {
+        Some("stop") => OnArrival::Stop,
+        Some("quit") => OnArrival::Quit,
+        _ => OnArrival::Nothing,
+    }
+}
+
 /// Garbage echoed back is cut short and escaped (see `text::excerpt`).
 pub fn shorten(s: &str) -> String {
     crate::text::excerpt(s, 40)
@@ -255,6 +277,36 @@ mod tests {
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn stop_and_quit_are_acted_on_as_they_arrive_as_parse_reads_them() {
+        for line in [
+            "stop",
+            "quit",
+            " stop\r\n",
+            "\tquit now",
+            "stop stop",
+            "stopp",
+            "sto",
+            "Stop",
+            "",
+            "\n",
+            "go infinite",
+            "ponderhit",
+            "isready",
+            "x stop",
+            "quit\u{0}",
+            "\u{0}quit",
+            "setoption name stop",
+        ] {
+            let expected = match parse(line) {
+                Ok(Some(Command::Stop)) => OnArrival::Stop,
+                Ok(Some(Command::Quit)) => OnArrival::Quit,
+                _ => OnArrival::Nothing,
+            };
+            assert_eq!(on_arrival(line), expected, "{line:?}");
+        }
     }
 
     #[test]
