@@ -113,7 +113,7 @@ fn uci_handshake_lists_id_and_options() {
     }
     let has = |pred: &dyn Fn(&str) -> bool| options.iter().any(|l| pred(l));
     type OptionCheck<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
-    let wanted: [OptionCheck; 6] = [
+    let wanted: [OptionCheck; 7] = [
         ("Hash spin default 16 min 1 max 65536", &|l| {
             l == "option name Hash type spin default 16 min 1 max 65536"
         }),
@@ -131,6 +131,9 @@ fn uci_handshake_lists_id_and_options() {
         }),
         ("UCI_Chess960 check default false", &|l| {
             l == "option name UCI_Chess960 type check default false"
+        }),
+        ("Debug Log File string", &|l| {
+            l.starts_with("option name Debug Log File type string default")
         }),
     ];
     for (what, pred) in wanted {
@@ -826,6 +829,114 @@ fn setoption_errors_and_valid_options() {
     e.finish_checked(&start(), STD, PROMPT);
     e.go_checked("go depth 3", &start(), STD, PROMPT);
     e.quit();
+}
+
+/// A file name under the temporary folder that no other test or run uses.
+fn unique_temp_path(what: &str) -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!("tabas-{what}-{}-{nanos}.log", std::process::id()))
+}
+
+/// `YYYY-MM-DD hh:mm:ss.mmm ` at the start of a debug log line.
+fn has_timestamp(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() > 24
+        && b[..24].iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 | 23 => *c == b' ',
+            13 | 16 => *c == b':',
+            19 => *c == b'.',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+#[test]
+fn debug_log_file_records_both_directions_with_timestamps() {
+    let path = unique_temp_path("debug-log");
+    let file = path.to_str().expect("a UTF-8 temporary path").to_string();
+    let mut e = ready_engine();
+    expect_silent(
+        &mut e,
+        &format!("setoption name Debug Log File value {file}"),
+    );
+    e.send("position startpos moves e2e4");
+    let pos = position_after(None, &["e2e4"]);
+    let searched = e.go_checked("go depth 3", &pos, STD, PROMPT);
+    // A file that cannot be opened: an error, and the log goes on where it was.
+    let bad = std::env::temp_dir().join("tabas-no-such-folder/x/y.log");
+    let error = expect_error(
+        &mut e,
+        &format!("setoption name Debug Log File value {}", bad.display()),
+    );
+    if !error.contains(&file) {
+        e.fail(&format!(
+            "the error does not say which log is kept: {error}"
+        ));
+    }
+    expect_silent(&mut e, "setoption name Debug Log File value <empty>");
+    // Not logged: the log is closed.
+    e.send("position startpos moves d2d4");
+    e.sync();
+    // Opened again: appended to, and closed by an empty value.
+    expect_silent(
+        &mut e,
+        &format!("setoption name Debug Log File value {file}"),
+    );
+    e.send("eval");
+    e.sync();
+    expect_silent(&mut e, "setoption name Debug Log File value");
+    e.quit();
+
+    let text = std::fs::read_to_string(&path).expect("the debug log was written");
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<&str> = text.lines().collect();
+    let fail = |msg: &str| -> ! { panic!("{msg}\ndebug log:\n{text}") };
+    if let Some(l) = lines.iter().find(|l| !has_timestamp(l)) {
+        fail(&format!("a line without a timestamp: {l:?}"));
+    }
+    let logged = |mark: &str, line: &str| lines.iter().any(|l| l[24..] == format!("{mark} {line}"));
+    for (mark, line) in [
+        (">>", "position startpos moves e2e4"),
+        (">>", "go depth 3"),
+        ("<<", searched.best_line.as_str()),
+        ("<<", searched.infos[0].as_str()),
+        (">>", "isready"),
+        ("<<", "readyok"),
+        ("<<", error.as_str()),
+        (">>", "eval"),
+    ] {
+        if !logged(mark, line) {
+            fail(&format!("'{mark} {line}' is not in the debug log"));
+        }
+    }
+    // In the order of cause and effect: what we sent after the bestmove comes after it.
+    let at = |text: &str| lines.iter().position(|l| l.ends_with(text));
+    let (best_at, next_at) = (at(&searched.best_line), at(&bad.display().to_string()));
+    if !matches!((best_at, next_at), (Some(b), Some(n)) if b < n) {
+        fail("the bestmove is logged after a command sent once it had come");
+    }
+    if lines.iter().any(|l| l.contains("d2d4")) {
+        fail("a line sent while the log was closed is in it");
+    }
+    let opened = lines
+        .iter()
+        .filter(|l| l.ends_with("debug log opened"))
+        .count();
+    let closed = lines
+        .iter()
+        .filter(|l| l.ends_with("debug log closed"))
+        .count();
+    if (opened, closed) != (2, 2) {
+        fail(&format!(
+            "opened {opened} and closed {closed} times, expected 2 and 2"
+        ));
+    }
+    // Times never go back (they are read under the log's lock).
+    if lines.windows(2).any(|w| w[0][..23] > w[1][..23]) {
+        fail("times go back");
+    }
 }
 
 #[test]

@@ -118,13 +118,25 @@ pub enum OnArrival {
     Stop,
     /// `quit`: the same, and the session must see it at once.
     Quit,
+    /// `setoption name Debug Log File …`: open that log (or, `None`, close it) before the
+    /// next line is read, so that every line after this one is in it.
+    DebugLog(Option<String>),
 }
 
-/// What `line` asks of the stdin reader; agrees with `parse` (and must stay cheap).
+/// What `line` asks of the stdin reader; agrees with `parse` (and must stay cheap: a
+/// line is parsed twice only when it is a `setoption`).
 pub fn on_arrival(line: &str) -> OnArrival {
     match line.split_whitespace().next() {
         Some("stop") => OnArrival::Stop,
         Some("quit") => OnArrival::Quit,
+        Some("setoption") => match parse(line) {
+            Ok(Some(Command::SetOption { name, value }))
+                if name.eq_ignore_ascii_case(super::options::DEBUG_LOG_FILE) =>
+            {
+                OnArrival::DebugLog(super::options::debug_log_path(value.as_deref()))
+            }
+            _ => OnArrival::Nothing,
+        },
         _ => OnArrival::Nothing,
     }
 }
@@ -306,6 +318,34 @@ mod tests {
                 _ => OnArrival::Nothing,
             };
             assert_eq!(on_arrival(line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_debug_log_is_opened_and_closed_as_the_line_arrives() {
+        let open = |p: &str| OnArrival::DebugLog(Some(p.to_string()));
+        assert_eq!(
+            on_arrival("setoption name Debug Log File value /tmp/x y.log\n"),
+            open("/tmp/x y.log")
+        );
+        assert_eq!(
+            on_arrival("setoption  name debug  log FILE value a.log"),
+            open("a.log")
+        );
+        for off in [
+            "setoption name Debug Log File value <empty>",
+            "setoption name Debug Log File value",
+            "setoption name Debug Log File",
+        ] {
+            assert_eq!(on_arrival(off), OnArrival::DebugLog(None), "{off}");
+        }
+        for other in [
+            "setoption name Debug Log Files value a.log",
+            "setoption name Hash value 16",
+            "setoption Debug Log File value a.log",
+            "position startpos",
+        ] {
+            assert_eq!(on_arrival(other), OnArrival::Nothing, "{other}");
         }
     }
 

@@ -19,9 +19,11 @@
 //! comes (a partial total would read as a wrong count).
 //!
 //! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
-//! go to stderr through `log`.
+//! go to stderr through `log`. The `Debug Log File` option copies both directions of
+//! the conversation to a file (`debug_log`).
 
 mod command;
+mod debug_log;
 pub(crate) mod options;
 
 use crate::engine::{Engine, SearchEvent, Stopper};
@@ -29,6 +31,7 @@ use crate::score::{self, MAX_PLY};
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
 use command::{Command, GoParams, OnArrival, PositionStart};
+use debug_log::Direction;
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
 use std::io::{BufRead, Write};
@@ -44,6 +47,9 @@ pub const ENGINE_AUTHOR: &str = "the Tabas developers";
 pub fn send(line: &str) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // Logged first, under stdout's lock: the debug log keeps stdout's order, and the
+    // GUI's answer to a line never comes before the line in it.
+    debug_log::record(Direction::Out, line);
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }
@@ -78,6 +84,7 @@ pub fn run(dev_options: bool) {
         }
     }
     session.engine.stop();
+    debug_log::close();
 }
 
 /// The stdin reader's view of the session.
@@ -103,6 +110,8 @@ impl Reader {
     ///   on two busy cores, p50 1.77 ms from `stop` to `bestmove`, against 0.06 ms with
     ///   the session left asleep (200 stops each, taken in turn). Stockfish reads stdin
     ///   on the thread that raises the flag, and nothing else of it wakes.
+    /// * `setoption name Debug Log File` opens or closes the log, so that the lines read
+    ///   after it are logged even when the session is still busy with earlier ones.
     fn read_lines(self, tx: mpsc::Sender<Option<String>>) {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -117,9 +126,7 @@ impl Reader {
                     let line = String::from_utf8_lossy(&buf).into_owned();
                     let action = command::on_arrival(&line);
                     let idle = self.handled.load(Ordering::Acquire) == sent;
-                    if matches!(action, OnArrival::Stop | OnArrival::Quit) {
-                        self.stopper.stop();
-                    }
+                    act_on_arrival(&action, &line, &self.stopper);
                     // A stop held back goes first: the session sees the lines in order.
                     if let Some(stop) = held_stop.take() {
                         if tx.send(Some(stop)).is_err() {
@@ -139,10 +146,35 @@ impl Reader {
             }
         }
         self.stopper.stop();
+        debug_log::record(Direction::Note, "end of input");
         if let Some(stop) = held_stop {
             let _ = tx.send(Some(stop));
         }
         let _ = tx.send(None);
+    }
+}
+
+/// What the stdin reader does with a line before handing it on (see `read_lines`), and
+/// the line's entry in the debug log. The line is logged before it is acted on, so that
+/// what it causes comes after it in the log (a line that opens a log starts it).
+fn act_on_arrival(action: &OnArrival, line: &str, stopper: &Stopper) {
+    match action {
+        OnArrival::Nothing => debug_log::record(Direction::In, line),
+        OnArrival::Stop | OnArrival::Quit => {
+            debug_log::record(Direction::In, line);
+            stopper.stop();
+        }
+        OnArrival::DebugLog(None) => {
+            debug_log::record(Direction::In, line);
+            debug_log::close();
+        }
+        OnArrival::DebugLog(Some(path)) => {
+            let opened = debug_log::open(path);
+            debug_log::record(Direction::In, line);
+            if let Err(e) = opened {
+                send_error(e);
+            }
+        }
     }
 }
 

@@ -46,6 +46,20 @@ pub enum OptionEffect {
     ClearHash,
 }
 
+/// What GUIs show, and some send back, for an empty string option.
+const EMPTY_STRING: &str = "<empty>";
+
+/// The name of the option that opens the debug log (see `debug_log`).
+pub const DEBUG_LOG_FILE: &str = "Debug Log File";
+
+/// The file a `Debug Log File` value names; `None`: no log (empty, `<empty>`, no value).
+pub fn debug_log_path(value: Option<&str>) -> Option<String> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != EMPTY_STRING)
+        .map(str::to_string)
+}
+
 /// The `option …` lines of the `uci` reply; with `dev`, the `Debug_*` switches too.
 pub fn declarations(dev: bool) -> Vec<String> {
     let mut lines = vec![
@@ -57,6 +71,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        format!("option name {DEBUG_LOG_FILE} type string default {EMPTY_STRING}"),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -121,6 +136,9 @@ impl Options {
                 self.chess960 = check(value, name)?;
                 Ok(OptionEffect::None)
             }
+            // Opened or closed by the stdin reader as the line arrives, so that every
+            // line read after it is logged (`command::on_arrival`): nothing left to do.
+            _ if key.eq_ignore_ascii_case(DEBUG_LOG_FILE) => Ok(OptionEffect::None),
             _ if self.search.switch_mut(&key).is_some() => {
                 let on = check(value, name)?;
                 if let Some(switch) = self.search.switch_mut(&key) {
@@ -172,6 +190,22 @@ mod tests {
         assert!(o.set("UCI_Chess960", Some("yes")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert_eq!(o, before);
+    }
+
+    #[test]
+    fn debug_log_file_is_a_path_or_off() {
+        let path = |p: &str| Some(p.to_string());
+        assert_eq!(debug_log_path(Some("/tmp/a.log")), path("/tmp/a.log"));
+        assert_eq!(debug_log_path(Some(" x y.log ")), path("x y.log"));
+        for off in [None, Some(""), Some("  "), Some("<empty>")] {
+            assert_eq!(debug_log_path(off), None, "{off:?}");
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("debug LOG file", Some("/tmp/a.log")),
+            Ok(OptionEffect::None)
+        );
+        assert_eq!(o, Options::default());
     }
 
     #[test]
