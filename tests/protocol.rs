@@ -12,7 +12,7 @@
 mod common;
 
 use common::*;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::time::{Duration, Instant};
 
 const STD: CastlingMode = CastlingMode::Standard;
@@ -253,6 +253,118 @@ fn ponderhit_ends_the_search_within_the_clock() {
         ));
     }
     expect_silent(&mut e, "ponderhit");
+    e.quit();
+}
+
+#[test]
+fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    let pos = position_after(None, &["e2e4", "c7c5"]);
+    e.send("position startpos moves e2e4 c7c5");
+    // The time spent pondering counts: after 2.5 s on this very position, a search
+    // allowed 2 s has had its time, and must not think 2 s more.
+    e.send("go ponder movetime 2000");
+    for l in e.lines_for(Duration::from_millis(2500)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before ponderhit");
+        }
+        check_info(&e, &pos, &l, STD);
+    }
+    let hit = Instant::now();
+    e.send("ponderhit");
+    e.finish_checked(&pos, STD, PROMPT);
+    if hit.elapsed() > Duration::from_secs(1) {
+        e.fail(&format!(
+            "bestmove came {:?} after ponderhit, though the ponder search had its 2 s",
+            hit.elapsed()
+        ));
+    }
+    e.quit();
+}
+
+/// A GUI's ponder cycle: our move comes with a ponder move; we ponder on it; the
+/// opponent plays something else, so the GUI stops the ponder search (its move is
+/// thrown away, but it must come, legal in the pondered position) and starts anew.
+#[test]
+fn a_missed_ponder_is_stopped_with_a_legal_move_and_play_goes_on() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    e.send("position startpos");
+    let r = e.go_checked("go depth 6", &start(), STD, PROMPT);
+    let (Some(best), Some(ponder)) = (r.best, r.ponder) else {
+        e.fail("no ponder move after a depth-6 search of the start position");
+    };
+    let best = best.to_uci(STD).to_string();
+    let ponder = ponder.to_uci(STD).to_string();
+    let pondered = position_after(None, &[&best, &ponder]);
+    e.send(&format!("position startpos moves {best} {ponder}"));
+    e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
+    for l in e.lines_for(Duration::from_millis(300)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before stop");
+        }
+        check_info(&e, &pondered, &l, STD);
+    }
+    e.send("stop");
+    e.finish_checked(&pondered, STD, PROMPT);
+    // The opponent's actual reply: any other legal move.
+    let after_best = position_after(None, &[&best]);
+    let other = after_best
+        .legal_moves()
+        .into_iter()
+        .map(|m| m.to_uci(STD).to_string())
+        .find(|m| *m != ponder)
+        .unwrap();
+    let actual = position_after(None, &[&best, &other]);
+    e.send(&format!("position startpos moves {best} {other}"));
+    let t = Instant::now();
+    e.go_checked(
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        &actual,
+        STD,
+        PROMPT,
+    );
+    if t.elapsed() > Duration::from_secs(2) {
+        e.fail(&format!("a move on a 1 s clock took {:?}", t.elapsed()));
+    }
+    e.quit();
+}
+
+#[test]
+fn bestmove_carries_the_second_move_of_the_pv_as_ponder() {
+    let mut e = ready_engine();
+    let mut with_ponder = 0;
+    for fen in [
+        KIWIPETE,
+        CASTLES,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "8/8/1p6/p1p2k2/P1P5/1P3K2/8/8 b - - 0 1",
+    ] {
+        let pos = parse_fen(fen);
+        e.send(&format!("position fen {fen}"));
+        // A depth limit: the last iteration completes, so its pv is the answer.
+        let r = e.go_checked("go depth 5", &pos, STD, LONG);
+        let last = r.infos.iter().rev().find(|l| l.contains(" pv "));
+        let Some(pv) = last.and_then(|l| parse_info(l).ok()).and_then(|i| i.pv) else {
+            e.fail("no pv in the info lines");
+        };
+        let text = |m: Option<Move>| m.map(|m| m.to_uci(STD).to_string());
+        if text(r.best).as_ref() != pv.first() {
+            e.fail(&format!("bestmove is not the pv's first move: {pv:?}"));
+        }
+        if text(r.ponder).as_ref() != pv.get(1) {
+            e.fail(&format!(
+                "the ponder move is not the pv's second move: {pv:?}, {}",
+                r.best_line
+            ));
+        }
+        with_ponder += usize::from(r.ponder.is_some());
+    }
+    if with_ponder == 0 {
+        e.fail("no search gave a ponder move");
+    }
     e.quit();
 }
 

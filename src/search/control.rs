@@ -1,11 +1,11 @@
 //! What the search shares with the UCI thread: the stop flag, the ponder state, and
-//! when the clock started.
+//! when the search started.
 //!
 //! The search reads the flags as plain atomics. A search that is over but may not answer
 //! yet (`go infinite`, `go ponder`) sleeps in `wait_until_released` and is woken by
 //! `stop` or `ponderhit` at once, not by polling.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -14,8 +14,6 @@ pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
     started: Instant,
-    /// Microseconds after `started` at which the clock began (at `ponderhit` when pondering).
-    clock_start_us: AtomicU64,
     /// Held while the flags are checked before sleeping and while a waker notifies, so
     /// that no wake-up falls between the check and the sleep.
     wake_lock: Mutex<()>,
@@ -28,7 +26,6 @@ impl Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             started: Instant::now(),
-            clock_start_us: AtomicU64::new(0),
             wake_lock: Mutex::new(()),
             woken: Condvar::new(),
         }
@@ -44,10 +41,9 @@ impl Control {
         self.stop.load(Ordering::Acquire)
     }
 
-    /// The opponent played the expected move: the clock starts now.
+    /// The opponent played the expected move: the search goes on, now under the time
+    /// limits (see `clock_elapsed`).
     pub fn ponderhit(&self) {
-        let now = self.started.elapsed().as_micros() as u64;
-        self.clock_start_us.store(now, Ordering::Release);
         self.pondering.store(false, Ordering::Release);
         self.wake();
     }
@@ -85,10 +81,15 @@ impl Control {
         self.started.elapsed()
     }
 
-    /// Time on our clock: since `go`, or since `ponderhit`.
+    /// The time the limits are judged on: since `go`, for `go ponder` too. After a ponder
+    /// hit the search has been on this very position since `go ponder`, so it is judged
+    /// on all the time it has had, as Stockfish and Ethereal judge it: a hit after a long
+    /// ponder moves at once instead of thinking a whole move's time again. The GUI's clock
+    /// started only at `ponderhit`, so every limit is reached sooner than by that clock,
+    /// never later; the time a hit saves stays on the clock, and the time manager, which
+    /// plans each move as a share of what is left, spends it on the moves that follow.
     pub(super) fn clock_elapsed(&self) -> Duration {
-        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Acquire));
-        self.started.elapsed().saturating_sub(start)
+        self.started.elapsed()
     }
 }
 
