@@ -10,9 +10,8 @@ use crate::tablebase::{Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// What a running search tells the outside world.
 pub enum SearchEvent {
@@ -72,6 +71,25 @@ impl SearchJob {
     }
 }
 
+/// Stops whatever the engine runs now, from any thread: the stdin reader raises the
+/// flag through it as soon as `stop` arrives, so that the search does not wait for the
+/// session thread to be scheduled first. The session still handles the `stop` line
+/// itself (and waits for the search to end).
+#[derive(Clone, Default)]
+pub struct Stopper(Arc<Mutex<Option<Arc<Control>>>>);
+
+impl Stopper {
+    pub fn stop(&self) {
+        if let Some(control) = &*self.0.lock().unwrap_or_else(PoisonError::into_inner) {
+            control.stop();
+        }
+    }
+
+    fn set(&self, control: &Arc<Control>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(control));
+    }
+}
+
 pub struct Engine {
     board: Board,
     /// Keys of the positions before `board` in the game (for repetitions).
@@ -85,6 +103,8 @@ pub struct Engine {
     pool: ThreadPool,
     /// A thread count asked for but not yet applied (the search was running).
     pending_threads: Option<usize>,
+    /// The control of `running`, for other threads.
+    stopper: Stopper,
     /// Old tables being given back to the OS (see `free_in_background`).
     freeing: Vec<JoinHandle<()>>,
     /// Syzygy tables and how to probe them; replaced whole, so that a search
@@ -112,6 +132,7 @@ impl Engine {
             running: None,
             pool: ThreadPool::new(1),
             pending_threads: None,
+            stopper: Stopper::default(),
             freeing: Vec::new(),
             tablebases: Arc::default(),
         }
@@ -210,10 +231,7 @@ impl Engine {
                     }
                 });
                 // `go infinite` and `go ponder` end only on `stop` (or `ponderhit`).
-                let control = &job.control;
-                while !control.is_stopped() && (job.limits.infinite || control.is_pondering()) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                job.control.wait_until_released(job.limits.infinite);
                 // The helpers end with the main thread, before the best move is sent.
                 job.group.end();
                 for helper in &helpers {
@@ -222,6 +240,7 @@ impl Engine {
                 sink(SearchEvent::BestMove(result));
             }),
         );
+        self.stopper.set(&control);
         self.running = Some(Running {
             control,
             done,
@@ -247,6 +266,7 @@ impl Engine {
                 thread_done.set();
             })
             .expect("spawn job thread");
+        self.stopper.set(&control);
         self.running = Some(Running {
             control,
             done,
@@ -268,6 +288,11 @@ impl Engine {
                 None => running.done.wait(),
             }
         }
+    }
+
+    /// A handle that stops what runs now (and whatever runs later) from another thread.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     pub fn ponderhit(&self) {

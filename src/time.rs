@@ -6,7 +6,8 @@
 //!   changing or the score drops.
 //! * hard: the search returns at once when it is reached (checked every 1024 nodes).
 //!
-//! Times are measured from the moment the clock starts: `go`, or `ponderhit` when pondering.
+//! Times are measured from `go`; for `go ponder`, the time spent pondering counts too
+//! (see `Control::clock_elapsed`).
 //! `Move Overhead` and a small safety reserve are never planned for.
 
 use std::time::Duration;

@@ -12,7 +12,7 @@
 mod common;
 
 use common::*;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use std::time::{Duration, Instant};
 
 const STD: CastlingMode = CastlingMode::Standard;
@@ -113,7 +113,7 @@ fn uci_handshake_lists_id_and_options() {
     }
     let has = |pred: &dyn Fn(&str) -> bool| options.iter().any(|l| pred(l));
     type OptionCheck<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
-    let wanted: [OptionCheck; 10] = [
+    let wanted: [OptionCheck; 11] = [
         ("Hash spin default 16 min 1 max 65536", &|l| {
             l == "option name Hash type spin default 16 min 1 max 65536"
         }),
@@ -143,6 +143,9 @@ fn uci_handshake_lists_id_and_options() {
         }),
         ("SyzygyProbeLimit spin 0..7", &|l| {
             l == "option name SyzygyProbeLimit type spin default 7 min 0 max 7"
+        }),
+        ("Debug Log File string", &|l| {
+            l.starts_with("option name Debug Log File type string default")
         }),
     ];
     for (what, pred) in wanted {
@@ -188,6 +191,38 @@ fn isready_is_answered_during_go_infinite() {
     e.quit();
 }
 
+/// `stop` is acted on by the input thread as it arrives; whether the session has got
+/// to the `go` before it or not, every `go` gets its one bestmove, with no other line
+/// needed to bring it out.
+#[test]
+fn stop_right_after_go_always_gets_its_bestmove() {
+    let mut e = ready_engine();
+    let pos = position_after(None, &["d2d4"]);
+    e.send("position startpos moves d2d4");
+    for i in 0..60 {
+        let go = match i % 3 {
+            0 => "go infinite",
+            1 => "go ponder wtime 1000 btime 1000",
+            _ => "go depth 40",
+        };
+        // Both lines in one write: the stop may arrive before the session reads the go.
+        if i % 2 == 0 {
+            e.send_bytes(format!("{go}\nstop\n").as_bytes());
+        } else {
+            e.send(go);
+            std::thread::sleep(Duration::from_millis(i % 5));
+            e.send("stop");
+        }
+        let (lines, best) = e.wait_bestmove(PROMPT);
+        for l in &lines {
+            check_info(&e, &pos, l, STD);
+        }
+        check_bestmove(&e, &pos, &best, STD);
+    }
+    e.assert_no_extra_bestmove();
+    e.quit();
+}
+
 #[test]
 fn go_ponder_waits_for_stop() {
     let mut e = ready_engine();
@@ -230,6 +265,118 @@ fn ponderhit_ends_the_search_within_the_clock() {
         ));
     }
     expect_silent(&mut e, "ponderhit");
+    e.quit();
+}
+
+#[test]
+fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    let pos = position_after(None, &["e2e4", "c7c5"]);
+    e.send("position startpos moves e2e4 c7c5");
+    // The time spent pondering counts: after 2.5 s on this very position, a search
+    // allowed 2 s has had its time, and must not think 2 s more.
+    e.send("go ponder movetime 2000");
+    for l in e.lines_for(Duration::from_millis(2500)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before ponderhit");
+        }
+        check_info(&e, &pos, &l, STD);
+    }
+    let hit = Instant::now();
+    e.send("ponderhit");
+    e.finish_checked(&pos, STD, PROMPT);
+    if hit.elapsed() > Duration::from_secs(1) {
+        e.fail(&format!(
+            "bestmove came {:?} after ponderhit, though the ponder search had its 2 s",
+            hit.elapsed()
+        ));
+    }
+    e.quit();
+}
+
+/// A GUI's ponder cycle: our move comes with a ponder move; we ponder on it; the
+/// opponent plays something else, so the GUI stops the ponder search (its move is
+/// thrown away, but it must come, legal in the pondered position) and starts anew.
+#[test]
+fn a_missed_ponder_is_stopped_with_a_legal_move_and_play_goes_on() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    e.send("position startpos");
+    let r = e.go_checked("go depth 6", &start(), STD, PROMPT);
+    let (Some(best), Some(ponder)) = (r.best, r.ponder) else {
+        e.fail("no ponder move after a depth-6 search of the start position");
+    };
+    let best = best.to_uci(STD).to_string();
+    let ponder = ponder.to_uci(STD).to_string();
+    let pondered = position_after(None, &[&best, &ponder]);
+    e.send(&format!("position startpos moves {best} {ponder}"));
+    e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
+    for l in e.lines_for(Duration::from_millis(300)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before stop");
+        }
+        check_info(&e, &pondered, &l, STD);
+    }
+    e.send("stop");
+    e.finish_checked(&pondered, STD, PROMPT);
+    // The opponent's actual reply: any other legal move.
+    let after_best = position_after(None, &[&best]);
+    let other = after_best
+        .legal_moves()
+        .into_iter()
+        .map(|m| m.to_uci(STD).to_string())
+        .find(|m| *m != ponder)
+        .unwrap();
+    let actual = position_after(None, &[&best, &other]);
+    e.send(&format!("position startpos moves {best} {other}"));
+    let t = Instant::now();
+    e.go_checked(
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        &actual,
+        STD,
+        PROMPT,
+    );
+    if t.elapsed() > Duration::from_secs(2) {
+        e.fail(&format!("a move on a 1 s clock took {:?}", t.elapsed()));
+    }
+    e.quit();
+}
+
+#[test]
+fn bestmove_carries_the_second_move_of_the_pv_as_ponder() {
+    let mut e = ready_engine();
+    let mut with_ponder = 0;
+    for fen in [
+        KIWIPETE,
+        CASTLES,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "8/8/1p6/p1p2k2/P1P5/1P3K2/8/8 b - - 0 1",
+    ] {
+        let pos = parse_fen(fen);
+        e.send(&format!("position fen {fen}"));
+        // A depth limit: the last iteration completes, so its pv is the answer.
+        let r = e.go_checked("go depth 5", &pos, STD, LONG);
+        let last = r.infos.iter().rev().find(|l| l.contains(" pv "));
+        let Some(pv) = last.and_then(|l| parse_info(l).ok()).and_then(|i| i.pv) else {
+            e.fail("no pv in the info lines");
+        };
+        let text = |m: Option<Move>| m.map(|m| m.to_uci(STD).to_string());
+        if text(r.best).as_ref() != pv.first() {
+            e.fail(&format!("bestmove is not the pv's first move: {pv:?}"));
+        }
+        if text(r.ponder).as_ref() != pv.get(1) {
+            e.fail(&format!(
+                "the ponder move is not the pv's second move: {pv:?}, {}",
+                r.best_line
+            ));
+        }
+        with_ponder += usize::from(r.ponder.is_some());
+    }
+    if with_ponder == 0 {
+        e.fail("no search gave a ponder move");
+    }
     e.quit();
 }
 
@@ -806,6 +953,114 @@ fn setoption_errors_and_valid_options() {
     e.finish_checked(&start(), STD, PROMPT);
     e.go_checked("go depth 3", &start(), STD, PROMPT);
     e.quit();
+}
+
+/// A file name under the temporary folder that no other test or run uses.
+fn unique_temp_path(what: &str) -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!("tabas-{what}-{}-{nanos}.log", std::process::id()))
+}
+
+/// `YYYY-MM-DD hh:mm:ss.mmm ` at the start of a debug log line.
+fn has_timestamp(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() > 24
+        && b[..24].iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 | 23 => *c == b' ',
+            13 | 16 => *c == b':',
+            19 => *c == b'.',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+#[test]
+fn debug_log_file_records_both_directions_with_timestamps() {
+    let path = unique_temp_path("debug-log");
+    let file = path.to_str().expect("a UTF-8 temporary path").to_string();
+    let mut e = ready_engine();
+    expect_silent(
+        &mut e,
+        &format!("setoption name Debug Log File value {file}"),
+    );
+    e.send("position startpos moves e2e4");
+    let pos = position_after(None, &["e2e4"]);
+    let searched = e.go_checked("go depth 3", &pos, STD, PROMPT);
+    // A file that cannot be opened: an error, and the log goes on where it was.
+    let bad = std::env::temp_dir().join("tabas-no-such-folder/x/y.log");
+    let error = expect_error(
+        &mut e,
+        &format!("setoption name Debug Log File value {}", bad.display()),
+    );
+    if !error.contains(&file) {
+        e.fail(&format!(
+            "the error does not say which log is kept: {error}"
+        ));
+    }
+    expect_silent(&mut e, "setoption name Debug Log File value <empty>");
+    // Not logged: the log is closed.
+    e.send("position startpos moves d2d4");
+    e.sync();
+    // Opened again: appended to, and closed by an empty value.
+    expect_silent(
+        &mut e,
+        &format!("setoption name Debug Log File value {file}"),
+    );
+    e.send("eval");
+    e.sync();
+    expect_silent(&mut e, "setoption name Debug Log File value");
+    e.quit();
+
+    let text = std::fs::read_to_string(&path).expect("the debug log was written");
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<&str> = text.lines().collect();
+    let fail = |msg: &str| -> ! { panic!("{msg}\ndebug log:\n{text}") };
+    if let Some(l) = lines.iter().find(|l| !has_timestamp(l)) {
+        fail(&format!("a line without a timestamp: {l:?}"));
+    }
+    let logged = |mark: &str, line: &str| lines.iter().any(|l| l[24..] == format!("{mark} {line}"));
+    for (mark, line) in [
+        (">>", "position startpos moves e2e4"),
+        (">>", "go depth 3"),
+        ("<<", searched.best_line.as_str()),
+        ("<<", searched.infos[0].as_str()),
+        (">>", "isready"),
+        ("<<", "readyok"),
+        ("<<", error.as_str()),
+        (">>", "eval"),
+    ] {
+        if !logged(mark, line) {
+            fail(&format!("'{mark} {line}' is not in the debug log"));
+        }
+    }
+    // In the order of cause and effect: what we sent after the bestmove comes after it.
+    let at = |text: &str| lines.iter().position(|l| l.ends_with(text));
+    let (best_at, next_at) = (at(&searched.best_line), at(&bad.display().to_string()));
+    if !matches!((best_at, next_at), (Some(b), Some(n)) if b < n) {
+        fail("the bestmove is logged after a command sent once it had come");
+    }
+    if lines.iter().any(|l| l.contains("d2d4")) {
+        fail("a line sent while the log was closed is in it");
+    }
+    let opened = lines
+        .iter()
+        .filter(|l| l.ends_with("debug log opened"))
+        .count();
+    let closed = lines
+        .iter()
+        .filter(|l| l.ends_with("debug log closed"))
+        .count();
+    if (opened, closed) != (2, 2) {
+        fail(&format!(
+            "opened {opened} and closed {closed} times, expected 2 and 2"
+        ));
+    }
+    // Times never go back (they are read under the log's lock).
+    if lines.windows(2).any(|w| w[0][..23] > w[1][..23]) {
+        fail("times go back");
+    }
 }
 
 #[test]

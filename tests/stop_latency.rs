@@ -5,12 +5,27 @@
 //!
 //! cargo test --release --test stop_latency -- --ignored --nocapture
 //! (`TABAS_STOPS=N` sets the number of searches, default 2000: 1200 stops.)
+//!
+//! `stop_latency_with_busy_cores` is the same measure on a loaded machine: while it
+//! waits, the client keeps every core but the search's busy with spinning threads, so
+//! that each wake-up inside the engine has to win a core from a running thread (the
+//! engine's search holds the last one). Only that test:
+//!
+//! cargo test --release --test stop_latency -- --ignored --nocapture busy
+//! (`TABAS_BUSY_STOPS=N`: stops during `go infinite`, default 420; `TABAS_BUSY_THREADS=N`:
+//! spinning threads, default the number of cores less one.)
+//!
+//! `TABAS_ENGINES=PATH[,PATH…]` measures other UCI engines instead of this build (an
+//! older Tabas, Stockfish): the busy test takes them in turn, stop by stop, so that they
+//! share whatever else the machine is doing; the other test measures the first.
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -28,9 +43,17 @@ struct Engine {
     lines: Receiver<String>,
 }
 
+/// The engines to measure: `TABAS_ENGINES`, or this build.
+fn engine_paths() -> Vec<String> {
+    match std::env::var("TABAS_ENGINES") {
+        Ok(list) if !list.trim().is_empty() => list.split(',').map(str::to_string).collect(),
+        _ => vec![env!("CARGO_BIN_EXE_tabas").to_string()],
+    }
+}
+
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tabas"))
+    fn start(path: &str) -> Engine {
+        let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -87,7 +110,7 @@ const STATES: [&str; 5] = [
 #[test]
 #[ignore = "benchmark: run with --release --ignored --nocapture"]
 fn stop_to_bestmove_latency() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(&engine_paths()[0]);
     engine.send("uci");
     // A large table, so that clearing and resizing have real memory to give back.
     engine.send("setoption name Hash value 1024");
@@ -161,6 +184,131 @@ fn stop_to_bestmove_latency() {
             ms(percentile(values, 0.99)),
             ms(*values.last().unwrap())
         );
+    }
+}
+
+/// Threads that spin (no syscall, no sleep) until dropped: a core each, taken from
+/// whoever else wants it.
+struct Spinners {
+    run: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Spinners {
+    fn start(n: usize) -> Spinners {
+        let run = Arc::new(AtomicBool::new(true));
+        let threads = (0..n)
+            .map(|_| {
+                let run = Arc::clone(&run);
+                std::thread::spawn(move || {
+                    while run.load(Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        Spinners { run, threads }
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        self.run.store(false, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// splitmix64: reproducible delays without a dependency.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn env_number(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
+
+const BUSY_STATES: [&str; 2] = [
+    "stop during go infinite (0-200 ms in)",
+    "stop after the search ended (go infinite depth 2)",
+];
+
+#[test]
+#[ignore = "benchmark: run with --release --ignored --nocapture"]
+fn stop_latency_with_busy_cores() {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let spinning = env_number("TABAS_BUSY_THREADS").unwrap_or(cores.saturating_sub(1).max(1));
+    let stops = env_number("TABAS_BUSY_STOPS").unwrap_or(420);
+    println!("{cores} cores; {spinning} spinning client threads while waiting");
+    let paths = engine_paths();
+    let mut engines: Vec<Engine> = paths.iter().map(|p| Engine::start(p)).collect();
+    for engine in &mut engines {
+        engine.send("uci");
+        engine.send("isready");
+    }
+    // latencies[engine][state]
+    let mut latencies = vec![vec![Vec::<Duration>::new(); BUSY_STATES.len()]; engines.len()];
+    let mut seed: u64 = 0x0007_AB45;
+    // One stop in four finds the search already over, waiting for `stop` as
+    // `go infinite` must: the engine's thread is asleep and has to be woken.
+    let rounds = stops + stops / 3;
+    for i in 0..rounds {
+        let fen = FENS[i % FENS.len()];
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let state = usize::from(i % 4 == 3);
+        let delay = if state == 0 {
+            Duration::from_micros(next_random(&mut seed) % 200_001)
+        } else {
+            Duration::from_micros(20_000 + next_random(&mut seed) % 20_001)
+        };
+        for (engine, latencies) in engines.iter_mut().zip(latencies.iter_mut()) {
+            engine.send(&format!("position fen {fen}"));
+            let spinners = Spinners::start(spinning);
+            engine.send(if state == 0 {
+                "go infinite"
+            } else {
+                "go infinite depth 2"
+            });
+            std::thread::sleep(delay);
+            let start = Instant::now();
+            engine.send("stop");
+            let m = engine.bestmove();
+            let latency = start.elapsed();
+            drop(spinners);
+            check_legal(&pos, &m);
+            latencies[state].push(latency);
+        }
+    }
+    for (path, (mut engine, latencies)) in paths.iter().zip(engines.into_iter().zip(latencies)) {
+        engine.send("quit");
+        let _ = engine.child.wait();
+        println!("{path}");
+        for (name, mut values) in BUSY_STATES.iter().zip(latencies) {
+            values.sort();
+            let over_1ms = values
+                .iter()
+                .filter(|d| **d > Duration::from_millis(1))
+                .count();
+            println!(
+                "  {name:50} n {:4}  p10 {:6.3}  p25 {:6.3}  p50 {:6.3}  p90 {:6.3}  p99 {:7.3}  max {:7.3} ms  > 1 ms: {over_1ms}",
+                values.len(),
+                ms(percentile(&values, 0.1)),
+                ms(percentile(&values, 0.25)),
+                ms(percentile(&values, 0.5)),
+                ms(percentile(&values, 0.9)),
+                ms(percentile(&values, 0.99)),
+                ms(*values.last().unwrap())
+            );
+        }
     }
 }
 

@@ -643,8 +643,8 @@ impl<'a> Searcher<'a> {
             .is_some_and(|t| self.control.clock_elapsed() >= t.soft(progress))
     }
 
-    /// Counts a node and, every thousand or so, looks at the stop flag, the clock and
-    /// the other threads.
+    /// Counts a node, reads the stop flag (a `stop` must end the search at once) and,
+    /// every `CHECK_EVERY_NODES`, the clock and the other threads.
     #[inline]
     fn visit_node(&mut self, ply: usize) {
         self.nodes += 1;
@@ -658,7 +658,7 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) {
+        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) || self.control.is_stopped() {
             if let Some(group) = self.group {
                 group.publish(self.id, self.nodes);
                 self.other_nodes = group.total() - self.nodes;

@@ -107,6 +107,40 @@ pub fn parse(line: &str) -> Result<Option<Command>, UciError> {
     Ok(Some(command))
 }
 
+/// What the stdin reader does itself as a line arrives, before the session thread
+/// handles it (which it still does, in order): what must not wait behind the lines
+/// before it and needs no session state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OnArrival {
+    /// Nothing: the session handles the line.
+    Nothing,
+    /// `stop`: raise the stop flag of what runs, without waiting for the session.
+    Stop,
+    /// `quit`: the same, and the session must see it at once.
+    Quit,
+    /// `setoption name Debug Log File …`: open that log (or, `None`, close it) before the
+    /// next line is read, so that every line after this one is in it.
+    DebugLog(Option<String>),
+}
+
+/// What `line` asks of the stdin reader; agrees with `parse` (and must stay cheap: a
+/// line is parsed twice only when it is a `setoption`).
+pub fn on_arrival(line: &str) -> OnArrival {
+    match line.split_whitespace().next() {
+        Some("stop") => OnArrival::Stop,
+        Some("quit") => OnArrival::Quit,
+        Some("setoption") => match parse(line) {
+            Ok(Some(Command::SetOption { name, value }))
+                if name.eq_ignore_ascii_case(super::options::DEBUG_LOG_FILE) =>
+            {
+                OnArrival::DebugLog(super::options::debug_log_path(value.as_deref()))
+            }
+            _ => OnArrival::Nothing,
+        },
+        _ => OnArrival::Nothing,
+    }
+}
+
 /// Garbage echoed back is cut short and escaped (see `text::excerpt`).
 pub fn shorten(s: &str) -> String {
     crate::text::excerpt(s, 40)
@@ -255,6 +289,64 @@ mod tests {
 
     fn ok(line: &str) -> Command {
         parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn stop_and_quit_are_acted_on_as_they_arrive_as_parse_reads_them() {
+        for line in [
+            "stop",
+            "quit",
+            " stop\r\n",
+            "\tquit now",
+            "stop stop",
+            "stopp",
+            "sto",
+            "Stop",
+            "",
+            "\n",
+            "go infinite",
+            "ponderhit",
+            "isready",
+            "x stop",
+            "quit\u{0}",
+            "\u{0}quit",
+            "setoption name stop",
+        ] {
+            let expected = match parse(line) {
+                Ok(Some(Command::Stop)) => OnArrival::Stop,
+                Ok(Some(Command::Quit)) => OnArrival::Quit,
+                _ => OnArrival::Nothing,
+            };
+            assert_eq!(on_arrival(line), expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_debug_log_is_opened_and_closed_as_the_line_arrives() {
+        let open = |p: &str| OnArrival::DebugLog(Some(p.to_string()));
+        assert_eq!(
+            on_arrival("setoption name Debug Log File value /tmp/x y.log\n"),
+            open("/tmp/x y.log")
+        );
+        assert_eq!(
+            on_arrival("setoption  name debug  log FILE value a.log"),
+            open("a.log")
+        );
+        for off in [
+            "setoption name Debug Log File value <empty>",
+            "setoption name Debug Log File value",
+            "setoption name Debug Log File",
+        ] {
+            assert_eq!(on_arrival(off), OnArrival::DebugLog(None), "{off}");
+        }
+        for other in [
+            "setoption name Debug Log Files value a.log",
+            "setoption name Hash value 16",
+            "setoption Debug Log File value a.log",
+            "position startpos",
+        ] {
+            assert_eq!(on_arrival(other), OnArrival::Nothing, "{other}");
+        }
     }
 
     #[test]

@@ -19,20 +19,25 @@
 //! comes (a partial total would read as a wrong count).
 //!
 //! stdout carries protocol only, one flushed line at a time (`send`); diagnostics
-//! go to stderr through `log`.
+//! go to stderr through `log`. The `Debug Log File` option copies both directions of
+//! the conversation to a file (`debug_log`).
 
 mod command;
+mod debug_log;
 pub(crate) mod options;
 
-use crate::engine::{Engine, SearchEvent};
+use crate::engine::{Engine, SearchEvent, Stopper};
 use crate::score::{self, MAX_PLY};
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
 use crate::wdl;
-use command::{Command, GoParams, PositionStart};
+use command::{Command, GoParams, OnArrival, PositionStart};
+use debug_log::Direction;
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
 pub const ENGINE_NAME: &str = "Tabas";
@@ -43,6 +48,9 @@ pub const ENGINE_AUTHOR: &str = "the Tabas developers";
 pub fn send(line: &str) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    // Logged first, under stdout's lock: the debug log keeps stdout's order, and the
+    // GUI's answer to a line never comes before the line in it.
+    debug_log::record(Direction::Out, line);
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
 }
@@ -55,42 +63,120 @@ fn send_error(e: impl std::fmt::Display) {
 /// Runs the UCI loop until `quit` or end of input. `dev_options`: list the
 /// `Debug_*` switches in the `uci` reply (for match runners that only set listed options).
 pub fn run(dev_options: bool) {
-    let (tx, rx) = mpsc::channel::<Option<String>>();
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || read_lines(tx))
-        .expect("spawn stdin reader");
     let mut session = Session {
         dev_options,
         ..Session::default()
     };
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    let reader = Reader {
+        stopper: session.engine.stopper(),
+        handled: Arc::new(AtomicU64::new(0)),
+    };
+    let handled = Arc::clone(&reader.handled);
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || reader.read_lines(tx))
+        .expect("spawn stdin reader");
     while let Ok(Some(line)) = rx.recv() {
-        if !session.handle(&line) {
+        let go_on = session.handle(&line);
+        handled.fetch_add(1, Ordering::Release);
+        if !go_on {
             break;
         }
     }
     session.engine.stop();
+    debug_log::close();
 }
 
-/// Reads stdin line by line (bytes that are not UTF-8 are replaced, not fatal)
-/// and sends `None` at end of input.
-fn read_lines(tx: mpsc::Sender<Option<String>>) {
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                if tx.send(Some(line)).is_err() {
-                    return;
+/// The stdin reader's view of the session.
+struct Reader {
+    /// Stops what the session runs.
+    stopper: Stopper,
+    /// Lines the session has handled.
+    handled: Arc<AtomicU64>,
+}
+
+impl Reader {
+    /// Reads stdin line by line (bytes that are not UTF-8 are replaced, not fatal), hands
+    /// the lines to the session thread in order, and `None` at end of input.
+    ///
+    /// Some lines are acted on here as they arrive (see `command::on_arrival`):
+    /// * `stop` and `quit` (and the end of input) raise the stop flag of what runs, so
+    ///   that between the GUI and the search there is one wake-up, this thread's.
+    /// * A `stop` that finds the session idle (every line before it handled, so the flag
+    ///   raised is that of the search it means) is handed on only with the next line (or
+    ///   at end of input), where the session waits for the search to end: until then the
+    ///   session sleeps. Woken at once, it took the core of the search, or of the GUI
+    ///   reading the `bestmove`, and on a busy machine that often cost a scheduler tick:
+    ///   on two busy cores, p50 1.77 ms from `stop` to `bestmove`, against 0.06 ms with
+    ///   the session left asleep (200 stops each, taken in turn). Stockfish reads stdin
+    ///   on the thread that raises the flag, and nothing else of it wakes.
+    /// * `setoption name Debug Log File` opens or closes the log, so that the lines read
+    ///   after it are logged even when the session is still busy with earlier ones.
+    fn read_lines(self, tx: mpsc::Sender<Option<String>>) {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        let mut sent: u64 = 0;
+        let mut held_stop: Option<String> = None;
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).into_owned();
+                    let action = command::on_arrival(&line);
+                    let idle = self.handled.load(Ordering::Acquire) == sent;
+                    act_on_arrival(&action, &line, &self.stopper);
+                    // A stop held back goes first: the session sees the lines in order.
+                    if let Some(stop) = held_stop.take() {
+                        if tx.send(Some(stop)).is_err() {
+                            return;
+                        }
+                        sent += 1;
+                    }
+                    if action == OnArrival::Stop && idle {
+                        held_stop = Some(line);
+                    } else {
+                        if tx.send(Some(line)).is_err() {
+                            return;
+                        }
+                        sent += 1;
+                    }
                 }
             }
         }
+        self.stopper.stop();
+        debug_log::record(Direction::Note, "end of input");
+        if let Some(stop) = held_stop {
+            let _ = tx.send(Some(stop));
+        }
+        let _ = tx.send(None);
     }
-    let _ = tx.send(None);
+}
+
+/// What the stdin reader does with a line before handing it on (see `read_lines`), and
+/// the line's entry in the debug log. The line is logged before it is acted on, so that
+/// what it causes comes after it in the log (a line that opens a log starts it).
+fn act_on_arrival(action: &OnArrival, line: &str, stopper: &Stopper) {
+    match action {
+        OnArrival::Nothing => debug_log::record(Direction::In, line),
+        OnArrival::Stop | OnArrival::Quit => {
+            debug_log::record(Direction::In, line);
+            stopper.stop();
+        }
+        OnArrival::DebugLog(None) => {
+            debug_log::record(Direction::In, line);
+            debug_log::close();
+        }
+        OnArrival::DebugLog(Some(path)) => {
+            let opened = debug_log::open(path);
+            debug_log::record(Direction::In, line);
+            if let Err(e) = opened {
+                send_error(e);
+            }
+        }
+    }
 }
 
 #[derive(Default)]

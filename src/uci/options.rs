@@ -25,6 +25,13 @@ pub struct Options {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub chess960: bool,
+    /// Stored, and on purpose changes nothing: Tabas ponders whenever a `go ponder` comes,
+    /// and the UCI spec's reason for this option, a time plan that counts on ponder hits,
+    /// is left out. A hit already pays for itself: its search counts the time spent
+    /// pondering (`Control::clock_elapsed`), so it moves sooner and the time saved goes
+    /// back to the time manager, which plans each move as a share of what is left.
+    /// Stockfish also plans 25 % more per move when Ponder is on, a bet on hits to come;
+    /// whether that pays for Tabas has not been measured (README, "Pondering").
     pub ponder: bool,
     /// `UCI_ShowWDL`: `wdl W D L` after the score in `info` lines.
     pub show_wdl: bool,
@@ -64,6 +71,20 @@ pub enum OptionEffect {
     TablebaseConfig,
 }
 
+/// What GUIs show, and some send back, for an empty string option.
+const EMPTY_STRING: &str = "<empty>";
+
+/// The name of the option that opens the debug log (see `debug_log`).
+pub const DEBUG_LOG_FILE: &str = "Debug Log File";
+
+/// The file a `Debug Log File` value names; `None`: no log (empty, `<empty>`, no value).
+pub fn debug_log_path(value: Option<&str>) -> Option<String> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && *v != EMPTY_STRING)
+        .map(str::to_string)
+}
+
 /// The `option …` lines of the `uci` reply; with `dev`, the `Debug_*` switches too.
 pub fn declarations(dev: bool) -> Vec<String> {
     let mut lines = vec![
@@ -88,6 +109,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
             "option name SyzygyProbeLimit type spin default {0} min 0 max {0}",
             tablebase::MAX_PIECES
         ),
+        format!("option name {DEBUG_LOG_FILE} type string default {EMPTY_STRING}"),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -178,6 +200,9 @@ impl Options {
                     spin(value, name, 0, tablebase::MAX_PIECES as i64)? as usize;
                 Ok(OptionEffect::TablebaseConfig)
             }
+            // Opened or closed by the stdin reader as the line arrives, so that every
+            // line read after it is logged (`command::on_arrival`): nothing left to do.
+            _ if key.eq_ignore_ascii_case(DEBUG_LOG_FILE) => Ok(OptionEffect::None),
             _ if self.search.switch_mut(&key).is_some() => {
                 let on = check(value, name)?;
                 if let Some(switch) = self.search.switch_mut(&key) {
@@ -238,6 +263,22 @@ mod tests {
         assert!(o.set("Syzygy50MoveRule", Some("1")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert_eq!(o, before);
+    }
+
+    #[test]
+    fn debug_log_file_is_a_path_or_off() {
+        let path = |p: &str| Some(p.to_string());
+        assert_eq!(debug_log_path(Some("/tmp/a.log")), path("/tmp/a.log"));
+        assert_eq!(debug_log_path(Some(" x y.log ")), path("x y.log"));
+        for off in [None, Some(""), Some("  "), Some("<empty>")] {
+            assert_eq!(debug_log_path(off), None, "{off:?}");
+        }
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("debug LOG file", Some("/tmp/a.log")),
+            Ok(OptionEffect::None)
+        );
+        assert_eq!(o, Options::default());
     }
 
     #[test]
