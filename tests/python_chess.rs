@@ -1,12 +1,15 @@
 //! Tabas as a python-chess user meets it: `tests/python/ponder_games.py` plays Tabas
 //! against itself through python-chess with `ponder=True` (ponderhit on a hit, stop on a
-//! miss) and checks every move, every ponder move and the clocks. Skipped, with a line
-//! saying so, where python3 or python-chess is missing (`pip install chess`).
+//! miss) and checks every move, every ponder move and the clocks;
+//! `tests/python/analysis.py` analyses with MultiPV, `UCI_ShowWDL` and two threads.
+//! Skipped, with a line saying so, where python3 or python-chess is missing
+//! (`pip install chess`).
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/ponder_games.py");
+const PONDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/ponder_games.py");
+const ANALYSIS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/analysis.py");
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 fn python_chess_available() -> bool {
@@ -20,12 +23,28 @@ fn python_chess_available() -> bool {
 
 #[test]
 fn python_chess_plays_a_game_with_ponder() {
+    run_script("python_chess_plays_a_game_with_ponder", PONDER, &["1"]);
+}
+
+#[test]
+fn python_chess_analyses_with_multipv_wdl_and_threads() {
+    run_script(
+        "python_chess_analyses_with_multipv_wdl_and_threads",
+        ANALYSIS,
+        &[],
+    );
+}
+
+/// Runs a python-chess script against the binary; it must exit 0 within `TIMEOUT`.
+fn run_script(test: &str, script: &str, args: &[&str]) {
     if !python_chess_available() {
-        eprintln!("SKIPPED python_chess_plays_a_game_with_ponder: no python3 with python-chess");
+        eprintln!("SKIPPED {test}: no python3 with python-chess");
         return;
     }
     let mut child = Command::new("python3")
-        .args([SCRIPT, env!("CARGO_BIN_EXE_tabas"), "1"])
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tabas"))
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -36,7 +55,7 @@ fn python_chess_plays_a_game_with_ponder() {
             let _ = child.kill();
             let out = child.wait_with_output().expect("python3 output");
             panic!(
-                "{SCRIPT} did not finish within {TIMEOUT:?}\n{}{}",
+                "{script} did not finish within {TIMEOUT:?}\n{}{}",
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
             );
@@ -49,6 +68,6 @@ fn python_chess_plays_a_game_with_ponder() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{SCRIPT} failed:\n{text}");
+    assert!(out.status.success(), "{script} failed:\n{text}");
     eprintln!("{text}");
 }
