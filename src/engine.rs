@@ -4,7 +4,7 @@
 //! `SearchEvent`s into lines.
 
 use crate::position::{Board, parse_fen};
-use crate::search::threads::{Done, ThreadGroup, ThreadPool};
+use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
 use crate::tablebase::{Tablebases, TbConfig};
 use crate::tt::TranspositionTable;
@@ -60,8 +60,10 @@ impl SearchJob {
             self.config,
             self.limits.clone(),
             self.move_overhead_ms,
-            &self.group,
-            id,
+            Member {
+                group: &self.group,
+                id,
+            },
             state,
         );
         searcher.use_tablebases(&self.tablebases);

@@ -38,7 +38,7 @@ use params::*;
 use root::RootMoves;
 use shakmaty::{Move, Position};
 use stack::Stack;
-use threads::ThreadGroup;
+use threads::{Member, ThreadGroup};
 
 pub use control::Control;
 use std::time::Duration;
@@ -230,22 +230,19 @@ impl<'a> Searcher<'a> {
             limits,
             move_overhead_ms,
             None,
-            0,
             ThreadState::default(),
         )
     }
 
-    /// Thread `id` of `group`, with the thread's own state (give it back with
-    /// `into_state`). Helpers (`id` > 0) never look at the clock.
-    #[allow(clippy::too_many_arguments)]
+    /// One thread of a group (`member`), with the thread's own state (give it back
+    /// with `into_state`). Helpers (`id` > 0) never look at the clock.
     pub fn in_group(
         tt: &'a TranspositionTable,
         control: &'a Control,
         config: SearchConfig,
         limits: Limits,
         move_overhead_ms: u64,
-        group: &'a ThreadGroup,
-        id: usize,
+        member: Member<'a>,
         state: ThreadState,
     ) -> Searcher<'a> {
         Searcher::with_state(
@@ -254,23 +251,22 @@ impl<'a> Searcher<'a> {
             config,
             limits,
             move_overhead_ms,
-            Some(group),
-            id,
+            Some(member),
             state,
         )
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn with_state(
         tt: &'a TranspositionTable,
         control: &'a Control,
         config: SearchConfig,
         limits: Limits,
         move_overhead_ms: u64,
-        group: Option<&'a ThreadGroup>,
-        id: usize,
+        member: Option<Member<'a>>,
         state: ThreadState,
     ) -> Searcher<'a> {
+        let group = member.map(|m| m.group);
+        let id = member.map_or(0, |m| m.id);
         let policy = if config.adaptive_time {
             Policy::Adaptive
         } else {

@@ -58,6 +58,13 @@ impl ThreadGroup {
     }
 }
 
+/// Which thread of which group a searcher is (0: the main thread).
+#[derive(Clone, Copy)]
+pub struct Member<'a> {
+    pub group: &'a ThreadGroup,
+    pub id: usize,
+}
+
 /// Depth skipping for helper threads: helper `id` (1, 2, …) leaves out some
 /// iterations, in a pattern of its own, so the helpers spread over the next depths
 /// instead of all repeating the main thread's. (The pattern is the one Stockfish used
