@@ -138,11 +138,15 @@ fn several_threads_search_and_stop_together() {
     std::thread::sleep(Duration::from_millis(300));
     e.send("stop");
     e.finish_checked(&pos, STD, WAIT);
-    // Fewer threads during a search: applied after it, and nothing breaks.
+    // Fewer threads during a search: applied after it, and nothing breaks. (Sent
+    // without `set`: the search's info lines may come before `readyok`.)
     e.send("go infinite");
-    set(&mut e, "Threads", "2");
+    e.send("setoption name Threads value 2");
     e.send("stop");
-    e.finish_checked(&pos, STD, WAIT);
+    let r = e.finish_checked(&pos, STD, WAIT);
+    if let Some(error) = r.infos.iter().find(|l| l.contains("error")) {
+        e.fail(&format!("setoption Threads during a search: {error}"));
+    }
     e.go_checked("go depth 6", &pos, STD, WAIT);
     e.quit();
 }
