@@ -51,9 +51,14 @@ impl SearchJob {
         slot: &mut Option<ThreadState>,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        let mut state = slot.take().unwrap_or_default();
         // Every search starts with fresh histories, as one thread's always did.
-        state.clear();
+        let state = match slot.take() {
+            Some(mut kept) => {
+                kept.clear();
+                kept
+            }
+            None => ThreadState::default(),
+        };
         let mut searcher = Searcher::in_group(
             &self.tt,
             &self.control,

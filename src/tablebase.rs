@@ -295,13 +295,13 @@ impl Tablebases {
     /// `depth` plies left. `None` where the module's rules say not to probe (see
     /// the top of this file) or the probe failed.
     pub fn probe_wdl(&self, pos: &Chess, depth: i32) -> Option<Wdl> {
+        // Cheapest and most selective first: this runs at every node of the search.
+        if pos.halfmoves() != 0 || pos.castles().any() {
+            return None;
+        }
         let pieces = pos.board().occupied().count();
         let cardinality = self.cardinality();
-        if pieces > cardinality
-            || (pieces == cardinality && depth < self.config.probe_depth)
-            || pos.halfmoves() != 0
-            || pos.castles().any()
-        {
+        if pieces > cardinality || (pieces == cardinality && depth < self.config.probe_depth) {
             return None;
         }
         let wdl = self.guarded(|t| t.probe_wdl_after_zeroing(pos))?;

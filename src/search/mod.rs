@@ -426,10 +426,7 @@ impl<'a> Searcher<'a> {
             }
             let score = best.score;
             let best_nodes = best.nodes;
-            result.score = match self.root_tb_score {
-                Some(tb) if !score::is_mate(score) => tb,
-                _ => score,
-            };
+            result.score = self.tablebase_score(score).unwrap_or(score);
             result.depth = depth;
             self.first_iteration_done = true;
             scores.push(score);
@@ -541,10 +538,9 @@ impl<'a> Searcher<'a> {
             .root_moves
             .get(rank)
             .map_or_else(Vec::new, |r| r.pv.clone());
-        // The tables know the result better than the search, unless it found a mate.
-        let (score, bound) = match self.root_tb_score {
-            Some(tb) if !score::is_mate(score) => (tb, ScoreBound::Exact),
-            _ => (score, bound),
+        let (score, bound) = match self.tablebase_score(score) {
+            Some(tb) => (tb, ScoreBound::Exact),
+            None => (score, bound),
         };
         report(&Report {
             multipv: rank + 1,
@@ -586,6 +582,12 @@ impl<'a> Searcher<'a> {
         self.root_tb_score = Some(kept[0].score);
         let won = matches!(kept[0].wdl, crate::tablebase::Wdl::Win);
         self.probe_in_tree = !probe.by_dtz && won;
+    }
+
+    /// The score to report instead of the search's `score`: the tables' result for the
+    /// root, which they know better than the search, unless the search proved a mate.
+    fn tablebase_score(&self, score: Score) -> Option<Score> {
+        self.root_tb_score.filter(|_| !score::is_mate(score))
     }
 
     /// At the root: `nodes` were spent below `m`.
