@@ -3,6 +3,7 @@
 //! thread. No text here: the UCI layer parses commands into calls and turns
 //! `SearchEvent`s into lines.
 
+use crate::nnue::Network;
 use crate::position::{Board, parse_fen};
 use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
@@ -117,6 +118,10 @@ pub struct Engine {
     /// Syzygy tables and how to probe them; replaced whole, so that a search
     /// keeps the ones it started with.
     tablebases: Arc<Tablebases>,
+    /// The network `EvalFile` loaded (`None`: the built-in one).
+    network_file: Option<&'static Network>,
+    /// `Use NNUE`.
+    use_network: bool,
 }
 
 impl Default for Engine {
@@ -142,7 +147,34 @@ impl Engine {
             stopper: Stopper::default(),
             freeing: Vec::new(),
             tablebases: Arc::default(),
+            network_file: None,
+            use_network: crate::nnue::embedded().is_some(),
         }
+    }
+
+    /// The network that evaluates the next search (`None`: the hand-written evaluation).
+    pub fn network(&self) -> Option<&'static Network> {
+        if self.use_network {
+            self.network_file.or_else(crate::nnue::embedded)
+        } else {
+            None
+        }
+    }
+
+    /// Evaluate with a network (`EvalFile`'s or the built-in one) or by hand; from
+    /// the next search on.
+    pub fn use_network(&mut self, on: bool) {
+        self.use_network = on;
+    }
+
+    /// The network of `EvalFile` (`None`: the built-in one), from the next search on.
+    pub fn set_network_file(&mut self, network: Option<&'static Network>) {
+        self.network_file = network;
+    }
+
+    /// The static evaluation of the current position, as the next search sees it.
+    pub fn evaluate(&self) -> crate::score::Score {
+        self.board.evaluated_by(self.network()).evaluate()
     }
 
     pub fn board(&self) -> &Board {
@@ -203,7 +235,7 @@ impl Engine {
             config,
             limits,
             move_overhead_ms,
-            board: self.board.clone(),
+            board: self.board.evaluated_by(self.network()),
             history: self.history.clone(),
             tablebases: Arc::clone(&self.tablebases),
         });

@@ -1,7 +1,7 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
 //! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `eval` / `perft` / `tablebase` → `position` / `tt` / `time` / `score`.
+//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
 //! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
@@ -17,6 +17,7 @@ pub mod datagen;
 mod engine;
 mod eval;
 pub mod lab;
+pub mod nnue;
 pub mod perft;
 pub mod position;
 pub mod score;

@@ -1,9 +1,12 @@
-//! `shakmaty::Chess` plus its Zobrist key, kept up to date move by move.
+//! `shakmaty::Chess` plus its Zobrist key and, when it is evaluated by a network,
+//! the network's accumulator, both kept up to date move by move.
 //!
 //! Make is copy-make (shakmaty has no unmake): `Board::play` returns the child.
 //! The key comes from shakmaty's own Zobrist tables, updated incrementally where
 //! shakmaty can and recomputed where it cannot (castling, double pushes, …).
 
+use crate::nnue::{Accumulator, Delta, Network};
+use crate::score::Score;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
@@ -15,12 +18,47 @@ use shakmaty::{
 pub struct Board {
     pos: Chess,
     key: u64,
+    /// The network that evaluates this position; `None`: the hand-written evaluation.
+    network: Option<&'static Network>,
+    /// `network`'s hidden-layer sums for this position (unused without a network).
+    accumulator: Accumulator,
 }
 
 impl Board {
+    /// `pos`, evaluated by the default evaluation (the built-in network, if any).
     pub fn new(pos: Chess) -> Board {
+        Board::with_network(pos, crate::nnue::embedded())
+    }
+
+    /// `pos`, evaluated by `network` (`None`: the hand-written evaluation).
+    pub fn with_network(pos: Chess, network: Option<&'static Network>) -> Board {
         let key = full_key(&pos);
-        Board { pos, key }
+        let accumulator = network.map_or_else(Accumulator::default, |n| n.refresh(pos.board()));
+        Board {
+            pos,
+            key,
+            network,
+            accumulator,
+        }
+    }
+
+    /// This position, evaluated by `network` instead.
+    pub fn evaluated_by(&self, network: Option<&'static Network>) -> Board {
+        Board::with_network(self.pos.clone(), network)
+    }
+
+    /// The network's sums for this position (meaningless without a network).
+    pub fn accumulator(&self) -> &Accumulator {
+        &self.accumulator
+    }
+
+    /// The static evaluation for the side to move, in centipawns.
+    #[inline]
+    pub fn evaluate(&self) -> Score {
+        match self.network {
+            Some(net) => net.evaluate(&self.accumulator, self.pos.turn()),
+            None => crate::eval::evaluate(&self.pos),
+        }
     }
 
     pub fn startpos() -> Board {
@@ -40,6 +78,10 @@ impl Board {
     /// The position after the legal move `m`.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
+        let accumulator = match self.network {
+            Some(net) => net.update(&self.accumulator, &Delta::of(self.pos.turn(), m)),
+            None => self.accumulator,
+        };
         let mut pos = self.pos.clone();
         let key = match self.pos.update_zobrist_hash::<Zobrist64>(
             Zobrist64(self.key),
@@ -55,14 +97,24 @@ impl Board {
                 full_key(&pos)
             }
         };
-        Board { pos, key }
+        Board {
+            pos,
+            key,
+            network: self.network,
+            accumulator,
+        }
     }
 
     /// The position with the side to move passing (for null-move pruning).
     /// `None` when in check, where passing is not a legal position.
     pub fn play_null(&self) -> Option<Board> {
         let pos = self.pos.clone().swap_turn().ok()?;
-        Some(Board::new(pos))
+        Some(Board {
+            key: full_key(&pos),
+            pos,
+            network: self.network,
+            accumulator: self.accumulator,
+        })
     }
 
     #[inline]

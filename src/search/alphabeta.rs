@@ -7,7 +7,6 @@ use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, QuietHints, is_quiet, pack_move};
 use super::see::see_ge;
 use super::stack::Reached;
-use crate::eval;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
 use crate::tablebase::wdl_score;
@@ -68,7 +67,7 @@ impl Searcher<'_> {
                 return if mated { score::mated_in(ply) } else { DRAW };
             }
             if ply >= MAX_PLY - 1 {
-                return eval::evaluate(board.chess());
+                return board.evaluate();
             }
 
             // Step 4. Mate-distance pruning: no line from here can beat a mate
@@ -119,11 +118,7 @@ impl Searcher<'_> {
                     Entry {
                         packed_move: 0,
                         score: score::to_tt(tb.score, ply),
-                        static_eval: if in_check {
-                            0
-                        } else {
-                            eval::evaluate(board.chess())
-                        },
+                        static_eval: if in_check { 0 } else { board.evaluate() },
                         depth: (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
                         bound: tb.bound,
                     },
@@ -145,7 +140,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
+            entry.map_or_else(|| board.evaluate(), |e| e.static_eval)
         };
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).

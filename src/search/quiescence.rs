@@ -5,7 +5,6 @@
 use super::Searcher;
 use super::ordering::{MovePicker, QuietHints, pack_move};
 use super::see::see_ge;
-use crate::eval;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};
@@ -29,7 +28,7 @@ impl Searcher<'_> {
         }
         let in_check = board.in_check();
         if ply >= MAX_PLY - 1 || (!self.config.quiescence && !in_check) {
-            return eval::evaluate(board.chess());
+            return board.evaluate();
         }
 
         // The table: any stored bound that decides this window ends the node (every
@@ -52,7 +51,7 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             0
         } else {
-            entry.map_or_else(|| eval::evaluate(board.chess()), |e| e.static_eval)
+            entry.map_or_else(|| board.evaluate(), |e| e.static_eval)
         };
         let mut best = if in_check {
             -score::INFINITY

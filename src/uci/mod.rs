@@ -235,7 +235,7 @@ impl Session {
             Command::Display => self.display(),
             Command::Eval => send(&format!(
                 "info string eval {} cp (side to move)",
-                crate::eval::evaluate(self.engine.board().chess())
+                self.engine.evaluate()
             )),
             Command::Bench { depth } => self.bench(depth),
         }
@@ -257,6 +257,15 @@ impl Session {
                 Err(e) => send_error(format!("{e}; keeping the previous tables")),
             },
             Ok(OptionEffect::TablebaseConfig) => self.engine.set_syzygy_config(self.options.syzygy),
+            Ok(OptionEffect::Evaluation) => self.engine.use_network(self.options.use_nnue),
+            Ok(OptionEffect::LoadNetwork(None)) => self.engine.set_network_file(None),
+            Ok(OptionEffect::LoadNetwork(Some(path))) => match crate::nnue::load_file(&path) {
+                Ok(net) => {
+                    self.engine.set_network_file(Some(net));
+                    send(&format!("info string EvalFile: loaded '{path}'"));
+                }
+                Err(e) => send_error(format!("EvalFile {e}; keeping the previous network")),
+            },
             Ok(OptionEffect::ResizeHash) => {
                 if !self.engine.set_hash(self.options.hash_mb) {
                     send_error(format!(

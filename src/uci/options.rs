@@ -39,6 +39,9 @@ pub struct Options {
     /// `SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit` (the path lives
     /// with the tables it loaded, in the engine).
     pub syzygy: TbConfig,
+    /// `Use NNUE`: evaluate with a network (`EvalFile`'s, else the built-in one)
+    /// rather than the hand-written evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -53,8 +56,14 @@ impl Default for Options {
             show_wdl: false,
             search: SearchConfig::default(),
             syzygy: TbConfig::default(),
+            use_nnue: use_nnue_default(),
         }
     }
+}
+
+/// Networks are on by default when the build has one.
+fn use_nnue_default() -> bool {
+    crate::nnue::embedded().is_some()
 }
 
 /// What a successful `setoption` asks the engine to do beyond storing the value.
@@ -69,10 +78,18 @@ pub enum OptionEffect {
     LoadTablebases(String),
     /// Probe the tables with the new `Options::syzygy`.
     TablebaseConfig,
+    /// Load the network of this `EvalFile` (it may fail: the old one stays);
+    /// `None`: the built-in network.
+    LoadNetwork(Option<String>),
+    /// Evaluate with a network or not (`Options::use_nnue`).
+    Evaluation,
 }
 
 /// What GUIs show, and some send back, for an empty string option.
 const EMPTY_STRING: &str = "<empty>";
+
+/// `EvalFile`'s value for the network built into the binary.
+pub const BUILT_IN_NETWORK: &str = "<built-in>";
 
 /// The name of the option that opens the debug log (see `debug_log`).
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
@@ -110,6 +127,11 @@ pub fn declarations(dev: bool) -> Vec<String> {
             tablebase::MAX_PIECES
         ),
         format!("option name {DEBUG_LOG_FILE} type string default {EMPTY_STRING}"),
+        format!(
+            "option name Use NNUE type check default {}",
+            use_nnue_default()
+        ),
+        format!("option name EvalFile type string default {BUILT_IN_NETWORK}"),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -200,6 +222,16 @@ impl Options {
                     spin(value, name, 0, tablebase::MAX_PIECES as i64)? as usize;
                 Ok(OptionEffect::TablebaseConfig)
             }
+            "use nnue" => {
+                self.use_nnue = check(value, name)?;
+                Ok(OptionEffect::Evaluation)
+            }
+            // No value, `<empty>` or the default's name: the built-in network.
+            "evalfile" => Ok(OptionEffect::LoadNetwork(
+                value
+                    .filter(|v| !v.is_empty() && *v != EMPTY_STRING && *v != BUILT_IN_NETWORK)
+                    .map(str::to_string),
+            )),
             // Opened or closed by the stdin reader as the line arrives, so that every
             // line read after it is logged (`command::on_arrival`): nothing left to do.
             _ if key.eq_ignore_ascii_case(DEBUG_LOG_FILE) => Ok(OptionEffect::None),
@@ -262,6 +294,7 @@ mod tests {
         assert!(o.set("SyzygyProbeLimit", Some("-1")).is_err());
         assert!(o.set("Syzygy50MoveRule", Some("1")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
+        assert!(o.set("Use NNUE", Some("1")).is_err());
         assert_eq!(o, before);
     }
 
@@ -337,6 +370,27 @@ mod tests {
             probe_limit: 0,
         };
         assert_eq!(o.syzygy, expected);
+    }
+
+    #[test]
+    fn evaluation_options() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("use nnue", Some("false")),
+            Ok(OptionEffect::Evaluation)
+        );
+        assert!(!o.use_nnue);
+        assert_eq!(
+            o.set("EvalFile", Some(" nets/a b.nnue ")),
+            Ok(OptionEffect::LoadNetwork(Some("nets/a b.nnue".into())))
+        );
+        for built_in in [None, Some(""), Some("<empty>"), Some(BUILT_IN_NETWORK)] {
+            assert_eq!(
+                o.set("evalfile", built_in),
+                Ok(OptionEffect::LoadNetwork(None)),
+                "{built_in:?}"
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,535 @@
+//! The neural network evaluation (NNUE): (768 → HIDDEN) × 2 → 1, trained from
+//! Tabas's own games by `tabas train` (`src/train/`).
+//!
+//! * Inputs: one feature per (piece colour relative to the perspective, role,
+//!   square), the squares mirrored vertically for Black's perspective ([`feature`]).
+//! * Hidden layer: one weight matrix shared by both perspectives. Each position
+//!   keeps the layer's sums for White's and Black's view (its [`Accumulator`]),
+//!   updated move by move in `Board::play`: a move changes two to four features.
+//! * Output: SCReLU (clamp to [0, 1], squared) of the side to move's half then
+//!   the other half, one weighted sum, times 400 for centipawns.
+//!
+//! Integers throughout: hidden weights scaled by `QA`, output weights by `QB`.
+//! The file format is `src/train/`'s contract; [`Network::from_bytes`] checks
+//! every number that the integer arithmetic depends on.
+
+use crate::score::Score;
+use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
+use std::sync::OnceLock;
+
+/// Neurons in the hidden layer, per perspective (the file must match).
+pub const HIDDEN: usize = 128;
+/// Inputs per perspective: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden-layer quantisation: a weight of 1.0 is stored as 255.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: a weight of 1.0 is stored as 64.
+pub const QB: i32 = 64;
+/// The network's output unit, in centipawns.
+pub const SCALE: i32 = 400;
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"TABASNN1";
+
+/// The largest hidden weight or bias a file may hold: a bias plus 32 pieces'
+/// weights then stays within `i16`, so an accumulator cannot overflow.
+const MAX_HIDDEN_WEIGHT: i32 = i16::MAX as i32 / 33;
+/// The largest output weight: `clamp(acc) * weight` then fits in `i16`, the
+/// product the evaluation takes before widening (see [`Network::evaluate`]).
+const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
+// The output sum cannot overflow i32: 2·HIDDEN terms of at most QA²·MAX_OUTPUT_WEIGHT.
+const _: () = assert!(
+    (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) < i32::MAX as i64
+);
+/// Evaluations are kept inside this, well short of tablebase and mate scores.
+pub const MAX_EVAL: Score = 20_000;
+
+/// A trained network, in the integers the engine computes with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `feature_weights[f][h]`: feature `f`'s weight into neuron `h`.
+    feature_weights: Vec<[i16; HIDDEN]>,
+    feature_bias: [i16; HIDDEN],
+    /// The side to move's half, then the other side's.
+    output_weights: [[i16; HIDDEN]; 2],
+    /// Scaled by `QA · QB`.
+    output_bias: i32,
+}
+
+/// The hidden layer's sums of one position, for White's and Black's view
+/// (indexed by `Color as usize`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    halves: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            halves: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The input feature of `piece` on `square`, seen from `perspective`'s side:
+/// own pieces first, and the board turned so that each side plays "up".
+#[inline]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    let relative = if piece.color == perspective { 0 } else { 384 };
+    let square = match perspective {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    };
+    relative + (piece.role as usize - 1) * 64 + square
+}
+
+/// The pieces a move takes off and puts on the board, found before it is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delta {
+    removed: [(Piece, Square); 2],
+    added: [(Piece, Square); 2],
+    /// How many of `removed` (1 or 2) and `added` (1 or 2) are used.
+    removed_len: u8,
+    added_len: u8,
+}
+
+impl Delta {
+    /// What the legal move `m` changes, where `us` is to move.
+    pub fn of(us: Color, m: Move) -> Delta {
+        let piece = |role| Piece { color: us, role };
+        let none = (piece(Role::King), Square::A1);
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let moved = (piece(role), from);
+                let landed = (piece(promotion.unwrap_or(role)), to);
+                match capture {
+                    Some(taken) => Delta {
+                        removed: [
+                            moved,
+                            (
+                                Piece {
+                                    color: !us,
+                                    role: taken,
+                                },
+                                to,
+                            ),
+                        ],
+                        added: [landed, none],
+                        removed_len: 2,
+                        added_len: 1,
+                    },
+                    None => Delta {
+                        removed: [moved, none],
+                        added: [landed, none],
+                        removed_len: 1,
+                        added_len: 1,
+                    },
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = piece(Role::Pawn);
+                let taken = Square::from_coords(to.file(), from.rank());
+                Delta {
+                    removed: [
+                        (pawn, from),
+                        (
+                            Piece {
+                                color: !us,
+                                role: Role::Pawn,
+                            },
+                            taken,
+                        ),
+                    ],
+                    added: [(pawn, to), none],
+                    removed_len: 2,
+                    added_len: 1,
+                }
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(rook > king);
+                Delta {
+                    removed: [(piece(Role::King), king), (piece(Role::Rook), rook)],
+                    added: [
+                        (piece(Role::King), side.king_to(us)),
+                        (piece(Role::Rook), side.rook_to(us)),
+                    ],
+                    removed_len: 2,
+                    added_len: 2,
+                }
+            }
+            Move::Put { role, to } => {
+                debug_assert!(false, "no drops in chess");
+                Delta {
+                    removed: [none, none],
+                    added: [(piece(role), to), none],
+                    removed_len: 0,
+                    added_len: 1,
+                }
+            }
+        }
+    }
+}
+
+impl Network {
+    /// The accumulator of `board`, summed from scratch.
+    pub fn refresh(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            halves: [self.feature_bias; 2],
+        };
+        for (square, piece) in board {
+            for perspective in Color::ALL {
+                let column = &self.feature_weights[feature(perspective, piece, square)];
+                for (a, w) in acc.halves[perspective as usize].iter_mut().zip(column) {
+                    *a += w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// The accumulator after a move that changes `delta`, from the one before.
+    #[inline]
+    pub fn update(&self, before: &Accumulator, delta: &Delta) -> Accumulator {
+        let mut after = Accumulator::default();
+        for perspective in Color::ALL {
+            let column = |(piece, square): (Piece, Square)| -> &[i16; HIDDEN] {
+                &self.feature_weights[feature(perspective, piece, square)]
+            };
+            let old = &before.halves[perspective as usize];
+            let new = &mut after.halves[perspective as usize];
+            let add = column(delta.added[0]);
+            let sub = column(delta.removed[0]);
+            // One pass per shape, so that each loop is a straight vector sum.
+            match (delta.added_len, delta.removed_len) {
+                (1, 1) => {
+                    for h in 0..HIDDEN {
+                        new[h] = old[h] + add[h] - sub[h];
+                    }
+                }
+                (1, 2) => {
+                    let sub2 = column(delta.removed[1]);
+                    for h in 0..HIDDEN {
+                        new[h] = old[h] + add[h] - sub[h] - sub2[h];
+                    }
+                }
+                (2, 2) => {
+                    let (add2, sub2) = (column(delta.added[1]), column(delta.removed[1]));
+                    for h in 0..HIDDEN {
+                        new[h] = old[h] + add[h] + add2[h] - sub[h] - sub2[h];
+                    }
+                }
+                _ => {
+                    *new = *old;
+                    for &a in &delta.added[..delta.added_len as usize] {
+                        for (n, w) in new.iter_mut().zip(column(a)) {
+                            *n += w;
+                        }
+                    }
+                    for &r in &delta.removed[..delta.removed_len as usize] {
+                        for (n, w) in new.iter_mut().zip(column(r)) {
+                            *n -= w;
+                        }
+                    }
+                }
+            }
+        }
+        after
+    }
+
+    /// The evaluation in centipawns for `to_move`, from the position's accumulator.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, to_move: Color) -> Score {
+        let halves = [
+            &acc.halves[to_move as usize],
+            &acc.halves[(!to_move) as usize],
+        ];
+        let mut sum: i32 = 0;
+        for (half, weights) in halves.into_iter().zip(&self.output_weights) {
+            for (&a, &w) in half.iter().zip(weights) {
+                // SCReLU: clamp(a)² · w, as (clamp(a) · w) · clamp(a). The first
+                // product fits in i16 (the loader bounds w), the second is widened.
+                let c = a.clamp(0, QA as i16);
+                sum += (c * w) as i32 * c as i32;
+            }
+        }
+        let out = sum / QA + self.output_bias;
+        (out * SCALE / (QA * QB)).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// Reads a network file (`src/train/`'s format); an error says what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let mut reader = Reader { bytes, at: 0 };
+        if reader.take(MAGIC.len())? != MAGIC {
+            return Err("not a Tabas network file (bad magic)".to_string());
+        }
+        let hidden = reader.u32()?;
+        if hidden as usize != HIDDEN {
+            return Err(format!(
+                "the network has {hidden} hidden neurons; this build takes {HIDDEN}"
+            ));
+        }
+        for (name, expected) in [("QA", QA), ("QB", QB), ("SCALE", SCALE)] {
+            let found = reader.u32()?;
+            if found != expected as u32 {
+                return Err(format!("the network's {name} is {found}, not {expected}"));
+            }
+        }
+        let bounded = |name: &str, max: i32, v: i16| -> Result<i16, String> {
+            if (v as i32).abs() > max {
+                Err(format!("a {name} of {v} is beyond ±{max}"))
+            } else {
+                Ok(v)
+            }
+        };
+        let mut feature_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for column in &mut feature_weights {
+            for w in column.iter_mut() {
+                *w = bounded("hidden weight", MAX_HIDDEN_WEIGHT, reader.i16()?)?;
+            }
+        }
+        let mut feature_bias = [0i16; HIDDEN];
+        for b in &mut feature_bias {
+            *b = bounded("hidden bias", MAX_HIDDEN_WEIGHT, reader.i16()?)?;
+        }
+        let mut output_weights = [[0i16; HIDDEN]; 2];
+        for half in &mut output_weights {
+            for w in half.iter_mut() {
+                *w = bounded("output weight", MAX_OUTPUT_WEIGHT, reader.i16()?)?;
+            }
+        }
+        let output_bias = reader.i32()?;
+        // (Bounded so that `sum / QA + bias` cannot overflow.)
+        if output_bias.abs() > i32::MAX / 4 {
+            return Err(format!("an output bias of {output_bias} is out of range"));
+        }
+        if reader.at != bytes.len() {
+            return Err(format!(
+                "{} bytes after the network's end",
+                bytes.len() - reader.at
+            ));
+        }
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+}
+
+/// Little-endian numbers from a byte slice, with an error at its end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let s = self
+            .bytes
+            .get(self.at..self.at + n)
+            .ok_or_else(|| format!("the network file ends early (at byte {})", self.at))?;
+        self.at += n;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn i32(&mut self) -> Result<i32, String> {
+        Ok(i32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn i16(&mut self) -> Result<i16, String> {
+        Ok(i16::from_le_bytes(
+            self.take(2)?.try_into().expect("2 bytes"),
+        ))
+    }
+}
+
+/// Loads a network file and keeps it for the rest of the process (boards point
+/// at their network; a GUI loads a net a handful of times at most).
+pub fn load_file(path: &str) -> Result<&'static Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))?;
+    Ok(Box::leak(Box::new(net)))
+}
+
+/// The network built into the binary, if this build has one.
+pub fn embedded() -> Option<&'static Network> {
+    static EMBEDDED: OnceLock<Option<Network>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            EMBEDDED_BYTES.map(|bytes| {
+                Network::from_bytes(bytes).expect("the embedded network is checked by a test")
+            })
+        })
+        .as_ref()
+}
+
+/// The default network's file, in the binary.
+const EMBEDDED_BYTES: Option<&[u8]> = None;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::datagen::rng::Rng;
+    use crate::position::{Board as Position, parse_fen};
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+
+    /// A network file with seeded random weights inside the loader's bounds.
+    pub(crate) fn random_network_bytes(seed: u64) -> Vec<u8> {
+        let mut rng = Rng::new(seed, 0);
+        let mut draw = |max: i32| rng.below(2 * max as u64 + 1) as i32 - max;
+        let mut bytes = MAGIC.to_vec();
+        for n in [HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+            bytes.extend_from_slice(&n.to_le_bytes());
+        }
+        for _ in 0..INPUTS * HIDDEN {
+            bytes.extend_from_slice(&(draw(60) as i16).to_le_bytes());
+        }
+        for _ in 0..HIDDEN {
+            bytes.extend_from_slice(&(draw(60) as i16 + 60).to_le_bytes());
+        }
+        for _ in 0..2 * HIDDEN {
+            bytes.extend_from_slice(&(draw(MAX_OUTPUT_WEIGHT) as i16).to_le_bytes());
+        }
+        bytes.extend_from_slice(&(draw(5000)).to_le_bytes());
+        bytes
+    }
+
+    fn random_network(seed: u64) -> &'static Network {
+        Box::leak(Box::new(
+            Network::from_bytes(&random_network_bytes(seed)).unwrap(),
+        ))
+    }
+
+    /// Every board `depth` plies below `board` has the accumulator a refresh gives.
+    fn walk(board: &Position, net: &Network, depth: u32) -> u64 {
+        assert_eq!(
+            board.accumulator(),
+            &net.refresh(board.chess().board()),
+            "{}",
+            Fen::from_position(board.chess(), EnPassantMode::Legal)
+        );
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 1;
+        for m in board.chess().legal_moves() {
+            n += walk(&board.play(m), net, depth - 1);
+        }
+        if let Some(null) = board.play_null() {
+            n += walk(&null, net, depth.min(1) - 1);
+        }
+        n
+    }
+
+    #[test]
+    fn incremental_updates_match_a_refresh() {
+        let net = random_network(1);
+        let suites = [
+            (
+                include_str!("../../perft/perftsuite.epd"),
+                CastlingMode::Standard,
+            ),
+            (
+                include_str!("../../perft/fischer.epd"),
+                CastlingMode::Chess960,
+            ),
+        ];
+        let mut boards = 0;
+        for (suite, mode) in suites {
+            for line in suite.lines().filter(|l| !l.trim().is_empty()).take(40) {
+                let fen = line.split(';').next().unwrap();
+                if let Ok(pos) = parse_fen(fen, mode) {
+                    boards += walk(&Position::with_network(pos, Some(net)), net, 2);
+                }
+            }
+        }
+        // Castling (both modes), en passant, promotions and captures all occur there.
+        assert!(boards > 20_000, "only {boards} boards");
+    }
+
+    #[test]
+    fn mirrored_positions_evaluate_the_same() {
+        let net = random_network(2);
+        for p in crate::eval::tests::sample_positions() {
+            let m: Chess = p
+                .to_setup(EnPassantMode::Legal)
+                .into_mirrored()
+                .position(CastlingMode::Chess960)
+                .expect("the mirror of a legal position is legal");
+            let a = Position::with_network(p.clone(), Some(net)).evaluate();
+            let b = Position::with_network(m, Some(net)).evaluate();
+            assert_eq!(a, b, "{}", Fen::from_position(&p, EnPassantMode::Legal));
+        }
+    }
+
+    #[test]
+    fn evaluation_by_hand_on_a_small_case() {
+        // Only neuron 0 is used: one white king's weight and the output weights.
+        let mut bytes = random_network_bytes(3);
+        let header = MAGIC.len() + 16;
+        bytes[header..].fill(0);
+        let put = |bytes: &mut Vec<u8>, at: usize, v: i16| {
+            bytes[at..at + 2].copy_from_slice(&v.to_le_bytes())
+        };
+        let king_e1 = feature(Color::White, Color::White.king(), Square::E1);
+        put(&mut bytes, header + 2 * (king_e1 * HIDDEN), 200);
+        let outputs = header + 2 * (INPUTS * HIDDEN + HIDDEN);
+        put(&mut bytes, outputs, 100);
+        let net = Network::from_bytes(&bytes).unwrap();
+        // (The black king on d8: on e8 it would be Black's own "king on e1".)
+        let pos = parse_fen("3k4/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
+        let acc = net.refresh(pos.board());
+        // White to move: 200² · 100 / QA = 15686 (truncated), · 400 / (QA · QB).
+        assert_eq!(net.evaluate(&acc, Color::White), 15686 * 400 / (255 * 64));
+        // Black to move: Black's half holds the black king, whose feature is unset.
+        assert_eq!(net.evaluate(&acc, Color::Black), 0);
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        let good = random_network_bytes(4);
+        assert!(Network::from_bytes(&good).is_ok());
+        let refused = |bytes: &[u8], why: &str| {
+            let e = Network::from_bytes(bytes).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        };
+        refused(b"", "ends early");
+        refused(b"NOTANETWORKFILE.", "magic");
+        refused(&good[..good.len() - 1], "ends early");
+        let mut longer = good.clone();
+        longer.push(0);
+        refused(&longer, "after the network's end");
+        let mut wrong_size = good.clone();
+        wrong_size[8..12].copy_from_slice(&64u32.to_le_bytes());
+        refused(&wrong_size, "hidden neurons");
+        let mut wrong_qa = good.clone();
+        wrong_qa[12..16].copy_from_slice(&127u32.to_le_bytes());
+        refused(&wrong_qa, "QA");
+        let mut big_weight = good.clone();
+        big_weight[24..26].copy_from_slice(&2000i16.to_le_bytes());
+        refused(&big_weight, "hidden weight");
+        let mut big_output = good.clone();
+        let at = good.len() - 4 - 2;
+        big_output[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
+        refused(&big_output, "output weight");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error() {
+        let e = load_file("/no/such/dir/net.nnue").unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+}

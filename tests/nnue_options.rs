@@ -1,0 +1,135 @@
+//! `EvalFile` and `Use NNUE` through the real binary: a network file loads and
+//! changes the evaluation, a bad one is refused with the previous network kept,
+//! and a search with a network gives a legal move.
+
+mod common;
+
+use common::*;
+use shakmaty::{CastlingMode, Chess};
+use std::path::PathBuf;
+use std::time::Duration;
+use tabas::nnue::{HIDDEN, INPUTS, MAGIC, QA, QB, SCALE};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A network file whose weights follow a simple seeded pattern (inside the
+/// loader's bounds), written to a fresh temporary path.
+fn network_file(name: &str, seed: u64) -> PathBuf {
+    let mut rng = Rng::new(seed);
+    let mut bytes = MAGIC.to_vec();
+    for n in [HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+        bytes.extend_from_slice(&n.to_le_bytes());
+    }
+    let mut push = |bytes: &mut Vec<u8>, n: usize, max: u64| {
+        for _ in 0..n {
+            let v = rng.below(2 * max + 1) as i16 - max as i16;
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    };
+    push(&mut bytes, INPUTS * HIDDEN + HIDDEN, 50);
+    push(&mut bytes, 2 * HIDDEN, 100);
+    bytes.extend_from_slice(&1000i32.to_le_bytes());
+    let path = std::env::temp_dir().join(format!("tabas-test-{}-{name}.nnue", std::process::id()));
+    std::fs::write(&path, bytes).expect("write the network file");
+    path
+}
+
+fn eval_of(e: &mut Engine) -> i64 {
+    e.send("eval");
+    let line = e.expect_prefix("info string eval ", WAIT);
+    line.split_whitespace()
+        .nth(3)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| e.fail(&format!("no number in '{line}'")))
+}
+
+#[test]
+fn eval_file_loads_and_bad_files_keep_the_previous_network() {
+    let good = network_file("good", 7);
+    let bad = std::env::temp_dir().join(format!("tabas-test-{}-bad.nnue", std::process::id()));
+    std::fs::write(&bad, b"TABASNN1 but cut short").unwrap();
+
+    let mut e = Engine::spawn();
+    e.handshake();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    e.send("setoption name Use NNUE value false");
+    let by_hand = eval_of(&mut e);
+
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("setoption name Use NNUE value true");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")),
+        "{lines:?}"
+    );
+    let by_net = eval_of(&mut e);
+    assert_ne!(
+        by_net, by_hand,
+        "the network is not the hand-written evaluation"
+    );
+
+    for path in [bad.display().to_string(), "/no/such/file.nnue".to_string()] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error: EvalFile") && l.contains("keeping")),
+            "{lines:?}"
+        );
+        assert_eq!(eval_of(&mut e), by_net, "the previous network stays");
+    }
+
+    // A search with the network plays a legal move, here and after a capture-rich line.
+    let pos: Chess = position_after(
+        None,
+        &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6"],
+    );
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6");
+    e.go_checked("go depth 8", &pos, CastlingMode::Standard, WAIT);
+
+    e.send("setoption name Use NNUE value false");
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    assert_eq!(
+        eval_of(&mut e),
+        by_hand,
+        "Use NNUE false: the hand-written evaluation"
+    );
+    e.quit();
+    let _ = std::fs::remove_file(good);
+    let _ = std::fs::remove_file(bad);
+}
+
+#[test]
+fn a_network_search_is_deterministic() {
+    let net = network_file("det", 11);
+    let run = || {
+        let mut e = Engine::spawn();
+        e.handshake();
+        e.send(&format!("setoption name EvalFile value {}", net.display()));
+        e.send("setoption name Use NNUE value true");
+        e.sync();
+        e.send("position startpos moves d2d4 g8f6 c2c4 e7e6");
+        let pos = position_after(None, &["d2d4", "g8f6", "c2c4", "e7e6"]);
+        let s = e.go_checked("go depth 7", &pos, CastlingMode::Standard, WAIT);
+        e.quit();
+        s.infos.last().cloned().unwrap_or_default()
+    };
+    let strip_time = |l: String| -> String {
+        // `time` and `nps` vary; nodes, score and pv must not.
+        let mut words = l.split_whitespace().peekable();
+        let mut kept = Vec::new();
+        while let Some(w) = words.next() {
+            if w == "time" || w == "nps" || w == "hashfull" {
+                words.next();
+            } else {
+                kept.push(w.to_string());
+            }
+        }
+        kept.join(" ")
+    };
+    assert_eq!(strip_time(run()), strip_time(run()));
+    let _ = std::fs::remove_file(net);
+}
