@@ -1,9 +1,10 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
 //! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
+//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` / `train` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
 //! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
+//! `train` fits a network (NNUE) to `datagen`'s games and writes the net file the engine loads.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.
@@ -25,6 +26,7 @@ pub mod search;
 pub mod tablebase;
 mod text;
 mod time;
+pub mod train;
 mod tt;
 pub mod tune;
 pub mod uci;

@@ -1,6 +1,7 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
 //! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
-//! `tabas datagen …`, `tabas dataset …`, `tabas tune …` and `tabas wdl-fit …`.
+//! `tabas datagen …`, `tabas dataset …`, `tabas tune …`, `tabas train …` and
+//! `tabas wdl-fit …`.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -19,6 +20,9 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E] [--lambda L]
                   [--rate R] [--threads T] [--seed S] [--out FILE]
                                   fits the evaluation's weights to datagen games (tabas tune --help)
+       tabas train --data DIR [--data DIR ...] --out FILE [--hidden N] [--epochs E] [--batch B]
+                   [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S] [--max-positions N]
+                                  trains the network (NNUE) on datagen games (tabas train --help)
        tabas wdl-fit --data DIR [--data DIR ...] [--threads T]
                                   fits UCI_ShowWDL's model to datagen games (tabas wdl-fit --help)
        tabas params               the search's tunables as SPSA input (OpenBench format)
@@ -60,6 +64,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
+        Some("train") if args.get(1).is_some_and(|a| a == "--help") => {
+            println!("{}", tabas::train::USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("train") => tabas::train::run_cli(&args[1..], &mut |line| send(line)),
         Some("wdl-fit") if args.get(1).is_some_and(|a| a == "--help") => {
             println!("{}", tabas::wdl::fit::USAGE);
             ExitCode::SUCCESS

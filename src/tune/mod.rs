@@ -12,7 +12,7 @@
 //! number of threads: all work is cut into the same parts (`in_chunks`).
 
 mod adam;
-mod data;
+pub(crate) mod data;
 mod loss;
 mod writer;
 

@@ -1,0 +1,380 @@
+//! The trainer's data: quiet positions of `tabas datagen` games, packed in 32
+//! bytes each (1–5 million of them must fit in memory; dense feature vectors would
+//! take 768 floats a perspective), and the network's input features, computed
+//! from a packed position on the fly.
+//!
+//! Positions are filtered as the Texel tuner filters them (`tune::data::is_quiet`).
+//! They are split into training and validation **by game**: the positions of one
+//! game are alike, so a game on both sides of the split would make the validation
+//! loss look better than the network is.
+
+use crate::datagen::format::{GameRecord, GameResult};
+use crate::datagen::rng::Rng;
+use crate::tune::data::is_quiet;
+use crate::tune::in_chunks;
+use shakmaty::{Chess, Color, Position as _, Role, Square};
+
+/// Input features a perspective: 2 colours × 6 roles × 64 squares.
+pub const FEATURES: usize = 768;
+/// Features from the perspective's own pieces come first, the opponent's after.
+const THEIRS: usize = 384;
+/// A legal position has at most 32 pieces (16 a side).
+pub const MAX_PIECES: usize = 32;
+/// One game in this many goes to the validation set.
+pub const VALIDATION_EVERY: u64 = 20;
+/// The seeded generator's streams (the self-play games use the small numbers).
+const SPLIT_STREAM: u64 = u64::MAX - 1;
+const ORDER_STREAM: u64 = u64::MAX - 2;
+
+/// The input feature of a piece of colour `piece` and role `role` on `square`, seen
+/// from `perspective`'s side, as the engine computes it too. Black's
+/// perspective sees the board flipped vertically, so that both perspectives share
+/// one weight matrix.
+pub fn feature_index(perspective: Color, piece: Color, role: Role, square: Square) -> usize {
+    index(
+        perspective == Color::Black,
+        piece == Color::Black,
+        role as usize,
+        square as usize,
+    )
+}
+
+/// [`feature_index`] on plain numbers (`role` 1..=6, `square` 0..64).
+#[inline]
+fn index(black_view: bool, black_piece: bool, role: usize, square: usize) -> usize {
+    let side = if black_view == black_piece { 0 } else { THEIRS };
+    let square = if black_view { square ^ 56 } else { square };
+    side + (role - 1) * 64 + square
+}
+
+/// The active features of `pos` from the side to move's and the other side's
+/// perspective, in the board's square order.
+pub fn features_of(pos: &Chess) -> (Vec<u16>, Vec<u16>) {
+    let us = pos.turn();
+    pos.board()
+        .iter()
+        .map(|(square, piece)| {
+            (
+                feature_index(us, piece.color, piece.role, square) as u16,
+                feature_index(!us, piece.color, piece.role, square) as u16,
+            )
+        })
+        .unzip()
+}
+
+/// One training position in 32 bytes: the board, the search's score and the game's
+/// result, both from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packed {
+    /// The occupied squares (bit `s` = square `s`).
+    occupied: u64,
+    /// The piece on each occupied square, in square order, a nibble each:
+    /// bit 3 set for Black, bits 0–2 the role (1 = pawn … 6 = king).
+    pieces: [u8; MAX_PIECES / 2],
+    /// The search's score, centipawns, side to move's view.
+    score: i16,
+    /// 0: the side to move lost, 1: a draw, 2: it won.
+    result: u8,
+    black_to_move: bool,
+}
+
+impl Packed {
+    /// Packs `pos` with its score and result (White's view, as the data stores
+    /// them); `None` for a board of more than `MAX_PIECES` pieces.
+    pub fn new(pos: &Chess, white_score: i16, result: GameResult) -> Option<Packed> {
+        let board = pos.board();
+        if board.occupied().count() > MAX_PIECES {
+            return None;
+        }
+        let mut pieces = [0u8; MAX_PIECES / 2];
+        for (i, (_, piece)) in board.iter().enumerate() {
+            let code = (piece.color == Color::Black) as u8 * 8 + piece.role as u8;
+            pieces[i / 2] |= code << (4 * (i % 2));
+        }
+        let black_to_move = pos.turn() == Color::Black;
+        let white_result = result as u8; // 0 Black won, 1 draw, 2 White won
+        Some(Packed {
+            occupied: board.occupied().0,
+            pieces,
+            score: if black_to_move {
+                white_score.saturating_neg()
+            } else {
+                white_score
+            },
+            result: if black_to_move {
+                2 - white_result
+            } else {
+                white_result
+            },
+            black_to_move,
+        })
+    }
+
+    /// Writes the active features of the side to move's and the other side's
+    /// perspective into `ours` and `theirs`; returns how many there are.
+    #[inline]
+    pub fn features(&self, ours: &mut [u16; MAX_PIECES], theirs: &mut [u16; MAX_PIECES]) -> usize {
+        let mut occupied = self.occupied;
+        let mut i = 0;
+        while occupied != 0 && i < MAX_PIECES {
+            let square = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            let code = (self.pieces[i / 2] >> (4 * (i % 2))) as usize & 0xf;
+            let (black_piece, role) = (code & 8 != 0, code & 7);
+            ours[i] = index(self.black_to_move, black_piece, role, square) as u16;
+            theirs[i] = index(!self.black_to_move, black_piece, role, square) as u16;
+            i += 1;
+        }
+        i
+    }
+
+    /// What the network's prediction is compared with: `lambda` × the game's
+    /// result + (1 − `lambda`) × the search score's expected result.
+    #[inline]
+    pub fn target(&self, lambda: f32) -> f32 {
+        let result = self.result as f32 / 2.0;
+        let expected = super::net::sigmoid(self.score as f32 / super::quant::SCALE as f32);
+        lambda * result + (1.0 - lambda) * expected
+    }
+}
+
+/// What loading found, for the trainer's report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub games: usize,
+    pub positions: usize,
+    /// Positions that pass the filter, before `max_positions`.
+    pub quiet: usize,
+    pub validation_games: usize,
+}
+
+/// Training and validation positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    pub training: Vec<Packed>,
+    pub validation: Vec<Packed>,
+    pub counts: Counts,
+}
+
+/// The quiet positions of `games`, packed and split by game: one game in
+/// `VALIDATION_EVERY` (a seeded draw) for validation. At most `max_positions` in
+/// all, taken game by game in a seeded order of the games, so that a cap picks
+/// whole games from all the data. `threads` replay games at once; the result does
+/// not depend on their number.
+pub fn split(
+    games: &[GameRecord],
+    max_positions: usize,
+    seed: u64,
+    threads: usize,
+) -> Result<Split, String> {
+    let mut picker = Rng::new(seed, SPLIT_STREAM);
+    let validation_game: Vec<bool> = games
+        .iter()
+        .map(|_| picker.below(VALIDATION_EVERY) == 0)
+        .collect();
+    let mut order: Vec<usize> = (0..games.len()).collect();
+    let mut shuffler = Rng::new(seed, ORDER_STREAM);
+    for i in (1..order.len()).rev() {
+        order.swap(i, shuffler.below(i as u64 + 1) as usize);
+    }
+
+    let packed = in_chunks(&order, threads, |_, part| {
+        part.iter()
+            .map(|&g| {
+                pack_game(&games[g])
+                    .map(|positions| (g, positions))
+                    .map_err(|e| format!("game {g}: {e}"))
+            })
+            .collect::<Result<Vec<_>, String>>()
+    });
+    let mut out = Split::default();
+    out.counts.games = games.len();
+    out.counts.positions = games.iter().map(|g| g.plies.len()).sum();
+    for part in packed {
+        for (g, positions) in part? {
+            out.counts.quiet += positions.len();
+            let room = max_positions.saturating_sub(out.training.len() + out.validation.len());
+            let taken = &positions[..positions.len().min(room)];
+            if taken.is_empty() {
+                continue;
+            }
+            if validation_game[g] {
+                out.counts.validation_games += 1;
+                out.validation.extend_from_slice(taken);
+            } else {
+                out.training.extend_from_slice(taken);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The quiet positions of one game, packed.
+fn pack_game(game: &GameRecord) -> Result<Vec<Packed>, String> {
+    Ok(game
+        .samples()?
+        .iter()
+        .enumerate()
+        .filter(|(ply, sample)| is_quiet(sample, *ply))
+        .filter_map(|(_, s)| Packed::new(&s.pos, s.white_score, s.result))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::format::Ply;
+    use crate::search::ordering::pack_move;
+    use crate::tune::data::SKIP_PLIES;
+    use shakmaty::CastlingMode;
+
+    fn pos(fen: &str) -> Chess {
+        crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn feature_indices_by_hand() {
+        use Color::{Black, White};
+        // White's view: own pieces first, squares as they are.
+        assert_eq!(feature_index(White, White, Role::Pawn, Square::E2), 12);
+        assert_eq!(
+            feature_index(White, White, Role::Knight, Square::G1),
+            64 + 6
+        );
+        assert_eq!(
+            feature_index(White, Black, Role::King, Square::E8),
+            384 + 5 * 64 + 60
+        );
+        // Black's view: Black's pieces are its own, the board is flipped (e8 → e1).
+        assert_eq!(
+            feature_index(Black, Black, Role::King, Square::E8),
+            5 * 64 + 4
+        );
+        assert_eq!(
+            feature_index(Black, White, Role::Knight, Square::G1),
+            384 + 64 + 62
+        );
+        assert_eq!(
+            feature_index(Black, Black, Role::Queen, Square::A1),
+            4 * 64 + 56
+        );
+        // Every feature is used once: 2 colours × 6 roles × 64 squares, either view.
+        for view in [White, Black] {
+            let mut seen = vec![false; FEATURES];
+            for piece in [White, Black] {
+                for role in Role::ALL {
+                    for square in Square::ALL {
+                        let f = feature_index(view, piece, role, square);
+                        assert!(!seen[f], "{f}");
+                        seen[f] = true;
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn a_packed_position_keeps_its_features_score_and_result() {
+        for (fen, white_score, result, score, outcome) in [
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                35,
+                GameResult::WhiteWon,
+                35,
+                2,
+            ),
+            (
+                "8/5k2/8/3p4/8/2K5/8/8 b - - 0 1",
+                -120,
+                GameResult::WhiteWon,
+                120,
+                0,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                i16::MIN,
+                GameResult::Draw,
+                i16::MAX,
+                1,
+            ),
+        ] {
+            let p = pos(fen);
+            let packed = Packed::new(&p, white_score, result).unwrap();
+            assert_eq!((packed.score, packed.result), (score, outcome), "{fen}");
+            let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
+            let n = packed.features(&mut ours, &mut theirs);
+            let (expected_ours, expected_theirs) = features_of(&p);
+            assert_eq!(ours[..n], expected_ours[..], "{fen}");
+            assert_eq!(theirs[..n], expected_theirs[..], "{fen}");
+        }
+        assert_eq!(std::mem::size_of::<Packed>(), 32);
+        // λ = 1: the result alone; λ = 0: the score alone (0 cp = ½).
+        let start = Packed::new(&Chess::default(), 0, GameResult::BlackWon).unwrap();
+        assert_eq!(start.target(1.0), 0.0);
+        assert_eq!(start.target(0.0), 0.5);
+        assert_eq!(start.target(0.5), 0.25);
+    }
+
+    /// A game of `plies` quiet knight moves with White's score `score`.
+    fn knight_shuffle(plies: usize, score: i16) -> GameRecord {
+        const CYCLE: [&str; 4] = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let mut p = Chess::default();
+        let mut record = Vec::new();
+        for ply in 0..plies {
+            let m = CYCLE[ply % 4]
+                .parse::<shakmaty::uci::UciMove>()
+                .unwrap()
+                .to_move(&p)
+                .unwrap();
+            record.push(Ply {
+                packed_move: pack_move(m),
+                white_score: score,
+            });
+            p.play_unchecked(m);
+        }
+        GameRecord {
+            start: Chess::default(),
+            chess960: false,
+            result: GameResult::WhiteWon,
+            plies: record,
+        }
+    }
+
+    #[test]
+    fn the_split_is_by_game_seeded_capped_and_independent_of_threads() {
+        let games: Vec<GameRecord> = (0..100)
+            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
+            .collect();
+        let all = split(&games, usize::MAX, 3, 1).unwrap();
+        assert_eq!(all.counts.games, 100);
+        assert_eq!(all.counts.quiet, 1000);
+        assert_eq!(all.training.len() + all.validation.len(), 1000);
+        assert_eq!(all.validation.len(), 10 * all.counts.validation_games);
+        assert!(
+            (1..=12).contains(&all.counts.validation_games),
+            "{:?}",
+            all.counts
+        );
+        // By game: a game's score (its number here) is on one side only.
+        let scores = |set: &[Packed]| -> Vec<i16> {
+            set.iter()
+                .map(|p| if p.black_to_move { -p.score } else { p.score })
+                .collect()
+        };
+        let (t, v) = (scores(&all.training), scores(&all.validation));
+        assert!(v.iter().all(|s| !t.contains(s)));
+
+        assert_eq!(split(&games, usize::MAX, 3, 3).unwrap(), all);
+        assert_ne!(split(&games, usize::MAX, 4, 1).unwrap(), all);
+        let capped = split(&games, 255, 3, 2).unwrap();
+        assert_eq!(capped.training.len() + capped.validation.len(), 255);
+        assert_eq!(capped.counts.quiet, 1000);
+
+        // A move that is not legal: an error naming the game, not a panic.
+        let mut bad = games[..3].to_vec();
+        bad[1].plies[4].packed_move = 0xfff;
+        let e = split(&bad, usize::MAX, 1, 2).unwrap_err();
+        assert!(e.starts_with("game 1: "), "{e}");
+    }
+}

@@ -1,0 +1,684 @@
+//! `tabas train`: fits a small efficiently-updatable network (NNUE) to Tabas's own
+//! self-play games (`tabas datagen`) and writes it as the quantised net file the
+//! engine loads.
+//!
+//! * `data.rs`: quiet positions, packed in 32 bytes, split by game; the input
+//!   features (768 a perspective);
+//! * `net.rs`: the float network (768 → N SCReLU, both perspectives → 1), its loss
+//!   and gradient;
+//! * `batch.rs`: a mini-batch's gradient over threads, the same bits with any;
+//! * `adamw.rs`: the optimiser, one step a mini-batch, weights clipped for the
+//!   integers;
+//! * `quant.rs`: the net file (the contract with the engine) and a reference of
+//!   the engine's integer evaluation.
+//!
+//! The loss is the squared difference between `sigmoid(eval / 400)` and a target
+//! mixing the game's result and the search's score, as in `tabas tune`. Given the
+//! data, the seed and the settings, a run is reproducible to the bit whatever the
+//! number of threads.
+
+mod adamw;
+mod batch;
+pub mod data;
+pub mod net;
+pub mod quant;
+
+pub use data::feature_index;
+pub use net::FloatNet;
+pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
+
+use crate::args::{real, whole};
+use crate::datagen::format::GameRecord;
+use crate::datagen::rng::Rng;
+use crate::tune::in_chunks;
+use adamw::AdamW;
+use data::{Packed, Split};
+use net::{Gradient, Workspace};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub const USAGE: &str =
+    "usage: tabas train --data DIR [--data DIR ...] --out FILE [--hidden N] [--epochs E]
+                   [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
+                   [--max-positions N]
+  --data DIR          a tabas datagen folder (repeat for more)
+  --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
+  --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
+  --epochs E          passes over the training positions (default 20); for the last
+                      quarter of them the learning rate is cut by 10 and the output
+                      weights stay fixed on the net file's grid (exact in the file)
+  --batch B           positions a step (default 16384)
+  --lr R              AdamW's learning rate (default 0.001)
+  --wd W              AdamW's weight decay, not on biases (default 0.01)
+  --lambda L          target = L x game result + (1 - L) x search score's expectation (default 0.5)
+  --threads T         threads (default 1; the net does not depend on it)
+  --seed S            the seed of the weights, the split and the shuffles (default 1)
+  --max-positions N   quiet positions to use at most, whole games in a seeded order (default all)
+  One game in 20 is held out for validation. Progress goes to stdout, a line an epoch.";
+
+/// How `tabas train` trains: the command line's numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f64,
+    pub wd: f64,
+    pub lambda: f64,
+    pub threads: usize,
+    pub seed: u64,
+    pub max_positions: usize,
+}
+
+// The defaults (each also written in `USAGE`).
+/// A first network for an engine that evaluates from scratch or incrementally on
+/// one core: 128 accumulator entries a perspective, a 197 KB file.
+const DEFAULT_HIDDEN: usize = 128;
+const DEFAULT_EPOCHS: usize = 20;
+/// Large batches keep the gradient's noise low for the sparse input weights, and
+/// the threads' chunks many.
+const DEFAULT_BATCH: usize = 16384;
+/// Adam's usual rate; the weights live in ±`adamw::CLIP`.
+const DEFAULT_LR: f64 = 0.001;
+const DEFAULT_WD: f64 = 0.01;
+/// Half the game's result, half the search's verdict, as `tabas tune` does.
+const DEFAULT_LAMBDA: f64 = 0.5;
+
+/// The learning rate is multiplied by `LR_DROP` for the last 1/`DROP_PART` of the
+/// epochs (rounded down: none for fewer than 4 epochs): a step schedule, the
+/// simplest that lets the weights settle at the end, and easy to reason about.
+///
+/// Those epochs also make the net file exact in its output layer: their first
+/// snaps the output weights to the file's grid (multiples of 1/QB) and freezes
+/// them, and the other parameters learn around the rounding. Rounded plainly,
+/// output weights moved by up to 1/(2·QB) each shift a 128-unit net's evaluations
+/// by 10–17 cp on Tabas's data (SCReLU units are never negative, so the roundings
+/// add up instead of cancelling); at the low rate they would move less than a
+/// grid step anyway.
+const LR_DROP: f64 = 0.1;
+const DROP_PART: usize = 4;
+/// The random generator's stream of the epochs' shuffles.
+const SHUFFLE_STREAM: u64 = u64::MAX - 4;
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hidden: DEFAULT_HIDDEN,
+            epochs: DEFAULT_EPOCHS,
+            batch: DEFAULT_BATCH,
+            lr: DEFAULT_LR,
+            wd: DEFAULT_WD,
+            lambda: DEFAULT_LAMBDA,
+            threads: 1,
+            seed: 1,
+            max_positions: usize::MAX,
+        }
+    }
+}
+
+impl Settings {
+    /// An error naming the command-line flag of the first setting out of range.
+    pub fn check(&self) -> Result<(), String> {
+        let s = self;
+        let bad = |what: &str| Err(what.to_string());
+        if !(quant::MIN_HIDDEN..=quant::MAX_HIDDEN).contains(&s.hidden)
+            || !s.hidden.is_multiple_of(quant::HIDDEN_STEP)
+        {
+            return Err(format!(
+                "--hidden must be a multiple of {} in {}..={}, not {}",
+                quant::HIDDEN_STEP,
+                quant::MIN_HIDDEN,
+                quant::MAX_HIDDEN,
+                s.hidden
+            ));
+        }
+        if s.epochs == 0 || s.batch == 0 || s.threads == 0 || s.max_positions == 0 {
+            return bad("--epochs, --batch, --threads and --max-positions must be at least 1");
+        }
+        // (NaN fails every comparison.)
+        if !(s.lr > 0.0 && s.lr <= 1.0) {
+            return bad("--lr must be in (0, 1]");
+        }
+        if !((0.0..=1.0).contains(&s.wd) && (0.0..=1.0).contains(&s.lambda)) {
+            return bad("--wd and --lambda must be in 0..=1");
+        }
+        Ok(())
+    }
+
+    /// The learning rate of `epoch` (1-based).
+    fn rate(&self, epoch: usize) -> f64 {
+        if epoch >= self.first_low_rate_epoch() {
+            self.lr * LR_DROP
+        } else {
+            self.lr
+        }
+    }
+
+    /// The first epoch at the low rate (past the last when there is none).
+    fn first_low_rate_epoch(&self) -> usize {
+        self.epochs - self.epochs / DROP_PART + 1
+    }
+}
+
+/// What `tabas train` was asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub settings: Settings,
+}
+
+/// Parses `tabas train` arguments (pure: no file is touched).
+pub fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut data = Vec::new();
+    let mut out = None;
+    let mut s = Settings::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--data" => data.push(PathBuf::from(value()?)),
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--hidden" => s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?,
+            "--epochs" => s.epochs = whole(flag, value()?, 1..=100_000)?,
+            "--batch" => s.batch = whole(flag, value()?, 1..=1 << 24)?,
+            "--lr" => s.lr = real(flag, value()?, 1e-7..=1.0)?,
+            "--wd" => s.wd = real(flag, value()?, 0.0..=1.0)?,
+            "--lambda" => s.lambda = real(flag, value()?, 0.0..=1.0)?,
+            "--threads" => s.threads = whole(flag, value()?, 1..=256)?,
+            "--seed" => s.seed = whole(flag, value()?, 0..=u64::MAX)?,
+            "--max-positions" => s.max_positions = whole(flag, value()?, 1..=usize::MAX)?,
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+    }
+    if data.is_empty() {
+        return Err("--data DIR is required".to_string());
+    }
+    let out = out.ok_or("--out FILE is required")?;
+    s.check()?;
+    Ok(Options {
+        data,
+        out,
+        settings: s,
+    })
+}
+
+/// Trains a network on `games` with `settings`, reporting a line at the start and
+/// one an epoch to `out`.
+pub fn train_on_games(
+    games: &[GameRecord],
+    settings: &Settings,
+    out: &mut dyn FnMut(&str),
+) -> Result<FloatNet, String> {
+    train(games, settings, out, &mut |_| Ok(()))
+}
+
+/// [`train_on_games`], handing the network to `checkpoint` after every epoch.
+pub fn train(
+    games: &[GameRecord],
+    settings: &Settings,
+    out: &mut dyn FnMut(&str),
+    checkpoint: &mut dyn FnMut(&FloatNet) -> Result<(), String>,
+) -> Result<FloatNet, String> {
+    settings.check()?;
+    let s = settings;
+    let clock = Instant::now();
+    let Split {
+        mut training,
+        validation,
+        counts,
+    } = data::split(games, s.max_positions, s.seed, s.threads)?;
+    if training.is_empty() {
+        return Err(format!(
+            "too few quiet positions to train on ({} games, {} positions, {} quiet)",
+            counts.games, counts.positions, counts.quiet
+        ));
+    }
+    out(&format!(
+        "train: {} games, {} positions, {} quiet, {} kept; training on {}, validating on {} \
+         (from {} games); {} hidden units; {:.1} s",
+        counts.games,
+        counts.positions,
+        counts.quiet,
+        training.len() + validation.len(),
+        training.len(),
+        validation.len(),
+        counts.validation_games,
+        s.hidden,
+        clock.elapsed().as_secs_f64()
+    ));
+
+    let lambda = s.lambda as f32;
+    let mut net = FloatNet::new(s.hidden, s.seed);
+    let mut adam = AdamW::new(&net);
+    let mut workspaces: Vec<Workspace> = (0..s.threads).map(|_| Workspace::new(s.hidden)).collect();
+    let mut gradient = Gradient::new(s.hidden);
+    let mut shuffler = Rng::new(s.seed, SHUFFLE_STREAM);
+    for epoch in 1..=s.epochs {
+        let started = Instant::now();
+        let rate = s.rate(epoch);
+        if epoch == s.first_low_rate_epoch() {
+            net.snap_output_weights();
+            adam.freeze_output();
+        }
+        shuffle(&mut training, &mut shuffler);
+        let mut loss = 0.0;
+        for batch in training.chunks(s.batch) {
+            loss += batch::batch_gradient(&net, batch, lambda, &mut workspaces, &mut gradient);
+            adam.step(&mut net, &gradient, rate as f32, s.wd as f32);
+        }
+        let training_secs = started.elapsed().as_secs_f64();
+        // The training loss is the mean over the epoch, as the weights moved.
+        let train_loss = loss / training.len() as f64;
+        if !train_loss.is_finite() {
+            return Err(format!(
+                "the loss diverged in epoch {epoch}; try a lower --lr"
+            ));
+        }
+        let valid = match mean_loss(&net, &validation, lambda, s.threads) {
+            Some(l) => format!("{l:.6}"),
+            None => "-".to_string(),
+        };
+        out(&format!(
+            "epoch {epoch:>3}  lr {rate:.6}  train {train_loss:.6}  validation {valid}  \
+             {:.0} positions/s  {:.1} s",
+            training.len() as f64 / training_secs.max(1e-9),
+            started.elapsed().as_secs_f64()
+        ));
+        checkpoint(&net)?;
+    }
+    // What the engine will see: the net file's integer evaluation, beside the
+    // float network's (on the validation positions).
+    let check = if validation.is_empty() {
+        &training
+    } else {
+        &validation
+    };
+    let float = mean_loss(&net, check, lambda, s.threads).unwrap_or(f64::NAN);
+    let file = agreement(&net, &QuantNet::from_float(&net), check, lambda);
+    out(&format!(
+        "train: the net file's integer evaluation: loss {:.6} (float {float:.6}), {:.2} cp \
+         from the float one on average, {:.0} cp at most",
+        file.loss, file.mean, file.most
+    ));
+    Ok(net)
+}
+
+/// How a net file's integer evaluation compares with its float network's.
+struct Agreement {
+    /// The mean and the largest difference, centipawns.
+    mean: f64,
+    most: f64,
+    /// The integer evaluation's loss.
+    loss: f64,
+}
+
+fn agreement(net: &FloatNet, q: &QuantNet, positions: &[Packed], lambda: f32) -> Agreement {
+    let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
+    let (mut total, mut most, mut loss) = (0.0f64, 0.0f64, 0.0f64);
+    for p in positions {
+        let n = p.features(&mut ours, &mut theirs);
+        let (ours, theirs) = (&ours[..n], &theirs[..n]);
+        let int = q.evaluate_features(ours, theirs) as f32;
+        let error = (net.evaluate_features(ours, theirs) - int).abs() as f64;
+        total += error;
+        most = most.max(error);
+        let prediction = net::sigmoid(int / SCALE as f32);
+        loss += ((prediction - p.target(lambda)) as f64).powi(2);
+    }
+    let count = positions.len().max(1) as f64;
+    Agreement {
+        mean: total / count,
+        most,
+        loss: loss / count,
+    }
+}
+
+/// The mean loss of `positions` (`None` when there are none), over `threads`.
+fn mean_loss(net: &FloatNet, positions: &[Packed], lambda: f32, threads: usize) -> Option<f64> {
+    if positions.is_empty() {
+        return None;
+    }
+    let parts = in_chunks(positions, threads, |_, part| {
+        net::loss_sum(net, part, lambda)
+    });
+    Some(parts.iter().sum::<f64>() / positions.len() as f64)
+}
+
+/// A seeded Fisher–Yates shuffle.
+fn shuffle(positions: &mut [Packed], rng: &mut Rng) {
+    for i in (1..positions.len()).rev() {
+        positions.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+}
+
+/// `path` with `.tmp` added to its name.
+fn temporary(path: &Path) -> PathBuf {
+    let mut name = OsString::from(path.as_os_str());
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Writes `bytes` to `path` whole or not at all: to a temporary file first, then
+/// renamed over it, so that a trainer killed mid-write leaves the last whole net.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = temporary(path);
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `tabas train …`
+pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
+    let options = match parse_options(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("tabas train: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    // A wrong output path fails now, not after loading the data and an epoch.
+    let tmp = temporary(&options.out);
+    if let Err(e) = std::fs::write(&tmp, b"").and_then(|_| std::fs::remove_file(&tmp)) {
+        eprintln!("tabas train: cannot write {}: {e}", tmp.display());
+        return ExitCode::FAILURE;
+    }
+    let mut games = Vec::new();
+    for dir in &options.data {
+        match crate::datagen::read_folder(dir) {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                eprintln!("tabas train: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let mut save = |net: &FloatNet| write_atomically(&options.out, &net.to_bytes());
+    match train(&games, &options.settings, out, &mut save) {
+        Ok(net) => {
+            out(&format!(
+                "train: done; {} holds the net of the last epoch ({} hidden units, {} bytes)",
+                options.out.display(),
+                net.hidden,
+                quant::file_len(net.hidden)
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tabas train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::datagen::format::{GameResult, Ply};
+    use crate::search::ordering::pack_move;
+    use shakmaty::{Chess, Color, Position, Role};
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options_parse_with_defaults_and_reject_nonsense() {
+        let o = parse_options(&args(
+            "--data a --data b --out n.bin --hidden 64 --threads 2",
+        ))
+        .unwrap();
+        assert_eq!(o.data, vec![PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(o.out, PathBuf::from("n.bin"));
+        assert_eq!(
+            o.settings,
+            Settings {
+                hidden: 64,
+                threads: 2,
+                ..Settings::default()
+            }
+        );
+        let o = parse_options(&args(
+            "--out n --data a --epochs 3 --batch 100 --lr 0.01 --wd 0 --lambda 1 --seed 9 \
+             --max-positions 5000",
+        ))
+        .unwrap();
+        assert_eq!(
+            (
+                o.settings.epochs,
+                o.settings.batch,
+                o.settings.lr,
+                o.settings.wd
+            ),
+            (3, 100, 0.01, 0.0)
+        );
+        assert_eq!(
+            (o.settings.lambda, o.settings.seed, o.settings.max_positions),
+            (1.0, 9, 5000)
+        );
+        for default in [
+            format!("(default {DEFAULT_HIDDEN})"),
+            format!("(default {DEFAULT_EPOCHS})"),
+            format!("(default {DEFAULT_BATCH})"),
+            format!("(default {DEFAULT_LR})"),
+            format!("(default {DEFAULT_WD})"),
+            format!("(default {DEFAULT_LAMBDA})"),
+        ] {
+            assert!(USAGE.contains(&default), "USAGE should say {default}");
+        }
+        for (bad, message) in [
+            ("", "--data DIR is required"),
+            ("--data d", "--out FILE is required"),
+            ("--out n", "--data DIR is required"),
+            ("--data", "--data needs a value"),
+            ("--data d --out n --hidden 100", "multiple of 8"),
+            ("--data d --out n --hidden 0", "--hidden must be"),
+            ("--data d --out n --hidden 2048", "--hidden must be"),
+            ("--data d --out n --hidden many", "--hidden must be"),
+            ("--data d --out n --epochs 0", "--epochs must be"),
+            ("--data d --out n --batch -1", "--batch must be"),
+            ("--data d --out n --lr 0", "--lr must be"),
+            ("--data d --out n --lr nan", "--lr must be"),
+            ("--data d --out n --wd 2", "--wd must be"),
+            ("--data d --out n --lambda -0.5", "--lambda must be"),
+            ("--data d --out n --threads 0", "--threads must be"),
+            ("--data d --out n --seed -1", "--seed must be"),
+            (
+                "--data d --out n --max-positions 0",
+                "--max-positions must be",
+            ),
+            (
+                "--data d --out n --epochs 99999999999999999999999",
+                "--epochs must be",
+            ),
+            ("--data d --out n --fast", "unknown argument '--fast'"),
+        ] {
+            let e = parse_options(&args(bad)).unwrap_err();
+            assert!(e.contains(message), "{bad}: {e}");
+        }
+        // The API checks what the command line checks.
+        for wrong in [
+            Settings {
+                hidden: 12,
+                ..Settings::default()
+            },
+            Settings {
+                threads: 0,
+                ..Settings::default()
+            },
+            Settings {
+                lr: f64::NAN,
+                ..Settings::default()
+            },
+        ] {
+            assert!(train_on_games(&[], &wrong, &mut |_| {}).is_err());
+        }
+        assert!(
+            train_on_games(&[], &Settings::default(), &mut |_| {})
+                .unwrap_err()
+                .contains("too few quiet positions")
+        );
+    }
+
+    #[test]
+    fn the_learning_rate_drops_for_the_last_quarter() {
+        let rates = |epochs| {
+            let s = Settings {
+                epochs,
+                lr: 1.0,
+                ..Settings::default()
+            };
+            (1..=epochs).map(|e| s.rate(e)).collect::<Vec<_>>()
+        };
+        assert_eq!(rates(8), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.1, 0.1]);
+        assert_eq!(rates(20).iter().filter(|&&r| r < 1.0).count(), 5);
+        assert_eq!(rates(3), [1.0, 1.0, 1.0]);
+    }
+
+    /// Material balance for White, centipawns.
+    fn material(pos: &Chess) -> i32 {
+        const VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+        pos.board()
+            .iter()
+            .map(|(_, p)| {
+                let value = VALUES[p.role as usize - Role::Pawn as usize];
+                if p.color == Color::White {
+                    value
+                } else {
+                    -value
+                }
+            })
+            .sum()
+    }
+
+    /// Games of random moves (captures favoured), scored by material, won by the
+    /// side ahead at the end: data with something to learn, made in milliseconds.
+    pub(crate) fn playout_games(count: u64, seed: u64) -> Vec<GameRecord> {
+        (0..count)
+            .map(|g| {
+                let mut rng = Rng::new(seed, g);
+                let start = Chess::default();
+                let mut pos = start.clone();
+                let mut plies = Vec::new();
+                for _ in 0..100 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                    let m = if !captures.is_empty() && rng.below(3) == 0 {
+                        *captures[rng.below(captures.len() as u64) as usize]
+                    } else {
+                        moves[rng.below(moves.len() as u64) as usize]
+                    };
+                    let noise = rng.below(41) as i32 - 20;
+                    plies.push(Ply {
+                        packed_move: pack_move(m),
+                        white_score: (material(&pos) + noise).clamp(-1900, 1900) as i16,
+                    });
+                    pos.play_unchecked(m);
+                }
+                let result = match material(&pos) {
+                    m if m > 150 => GameResult::WhiteWon,
+                    m if m < -150 => GameResult::BlackWon,
+                    _ => GameResult::Draw,
+                };
+                GameRecord {
+                    start,
+                    chess960: false,
+                    result,
+                    plies,
+                }
+            })
+            .collect()
+    }
+
+    fn small(threads: usize) -> Settings {
+        Settings {
+            hidden: 16,
+            epochs: 6,
+            batch: 3 * batch::CHUNK,
+            lr: 0.01,
+            threads,
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn training_lowers_the_loss_the_same_with_any_threads() {
+        let games = playout_games(80, 2);
+        let settings = small(1);
+        let mut lines = Vec::new();
+        let mut epochs = 0;
+        let net = train(
+            &games,
+            &settings,
+            &mut |l| lines.push(l.to_string()),
+            &mut |_| {
+                epochs += 1;
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(epochs, settings.epochs, "a checkpoint every epoch");
+        assert_eq!(lines.len(), 2 + settings.epochs, "{lines:?}");
+        assert!(lines[7].contains("cp at most"), "{}", lines[7]);
+        assert!(lines[0].starts_with("train: 80 games"), "{}", lines[0]);
+        assert!(lines[6].contains("epoch   6  lr 0.001000"), "{}", lines[6]);
+
+        let split = data::split(&games, usize::MAX, settings.seed, 1).unwrap();
+        assert!(split.training.len() > 2000, "{:?}", split.counts);
+        let start = FloatNet::new(settings.hidden, settings.seed);
+        for set in [&split.training, &split.validation] {
+            let before = mean_loss(&start, set, 0.5, 1).unwrap();
+            let after = mean_loss(&net, set, 0.5, 1).unwrap();
+            assert!(after < 0.6 * before, "loss {before} -> {after}");
+        }
+
+        let two = train_on_games(&games, &small(2), &mut |_| {}).unwrap();
+        assert!(bits(&two) == bits(&net), "two threads trained another net");
+        let three = train_on_games(&games, &small(3), &mut |_| {}).unwrap();
+        assert!(
+            bits(&three) == bits(&net),
+            "three threads trained another net"
+        );
+
+        // The output weights ended on the file's grid (the last epoch froze them
+        // there), so the integer evaluation differs from the float one only by the
+        // input weights' rounding and the engine's truncating divisions.
+        assert!(net.v.iter().all(|v| (v * QB as f32).fract() == 0.0));
+        let q = QuantNet::from_bytes(&net.to_bytes()).unwrap();
+        let (mut total, mut count) = (0.0, 0);
+        for game in games.iter().take(20) {
+            for sample in game.samples().unwrap().iter().step_by(3) {
+                let (float, int) = (net.evaluate_cp(&sample.pos), q.evaluate_cp(&sample.pos));
+                assert!((float - int as f32).abs() < 12.0, "{float} {int}");
+                total += (float - int as f32).abs();
+                count += 1;
+            }
+        }
+        assert!(total / count as f32 <= 3.0, "{}", total / count as f32);
+    }
+
+    /// Each parameter's bits: equal nets to the last bit (−0 ≠ +0).
+    fn bits(net: &FloatNet) -> Vec<u32> {
+        let all = net.w.iter().chain(&net.b).chain(&net.v);
+        all.chain([&net.c0]).map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn the_net_file_is_replaced_whole() {
+        let dir = std::env::temp_dir().join(format!("tabas-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.bin");
+        write_atomically(&path, b"first").unwrap();
+        write_atomically(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        assert!(!temporary(&path).exists());
+        assert_eq!(temporary(&path), dir.join("net.bin.tmp"));
+        assert!(write_atomically(&dir.join("no/such/net.bin"), b"x").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

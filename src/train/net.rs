@@ -1,0 +1,410 @@
+//! The network in floating point, as the trainer fits it: 768 inputs a
+//! perspective → `hidden` SCReLU units (one weight matrix for both perspectives)
+//! → one output from both perspectives' units, the side to move's first.
+//!
+//! Its forward pass, its loss on packed positions and the loss's gradient. Each
+//! inner loop runs over one contiguous row of `hidden` numbers, so that the
+//! compiler turns it into vector instructions; sums across a row are kept in
+//! `LANES` partial sums, in a fixed order, for the same reason.
+
+use super::data::{FEATURES, MAX_PIECES, Packed, features_of};
+use super::quant::SCALE;
+use crate::datagen::rng::Rng;
+use shakmaty::Chess;
+
+/// Partial sums of a row reduction: the hidden size is a multiple of it.
+const LANES: usize = super::quant::HIDDEN_STEP;
+/// Rows of the weight matrix, as bits of a mask of the rows a gradient touched.
+const ROW_WORDS: usize = FEATURES / 64;
+/// The random generator's stream of the initial weights.
+const INIT_STREAM: u64 = u64::MAX - 3;
+/// About this many features are active in a middlegame position: the initial
+/// input weights are uniform in ±1/√`TYPICAL_ACTIVE`, so that an accumulator
+/// starts with a spread of about ½ — inside SCReLU's live range [0, 1] for most
+/// units, neither dead nor saturated.
+const TYPICAL_ACTIVE: f32 = 32.0;
+
+/// The float network. Weight layout as in the net file: `w[f * hidden + h]` is the
+/// weight from feature `f` to unit `h`; `v[..hidden]` weighs the side to move's
+/// units, `v[hidden..]` the other side's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub hidden: usize,
+    pub w: Vec<f32>,
+    pub b: Vec<f32>,
+    pub v: Vec<f32>,
+    pub c0: f32,
+}
+
+/// Squared clipped ReLU: smooth enough to learn with, and exact in integers
+/// (`clamp(acc, 0, QA)²`) in the engine.
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl FloatNet {
+    /// A network with `hidden` units, initialised from `seed`: input weights
+    /// uniform in ±1/√`TYPICAL_ACTIVE`, output weights uniform in ±1/√(2·hidden)
+    /// (the usual scale for that many inputs: the first evaluations are tens of
+    /// centipawns, not thousands), biases zero.
+    pub fn new(hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed, INIT_STREAM);
+        let mut uniform = |limit: f32| {
+            // 24 random bits: every value an f32 in [0, 1) can hold evenly spaced.
+            let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * limit
+        };
+        let input = 1.0 / TYPICAL_ACTIVE.sqrt();
+        let output = 1.0 / (2.0 * hidden as f32).sqrt();
+        FloatNet {
+            hidden,
+            w: (0..FEATURES * hidden).map(|_| uniform(input)).collect(),
+            b: vec![0.0; hidden],
+            v: (0..2 * hidden).map(|_| uniform(output)).collect(),
+            c0: 0.0,
+        }
+    }
+
+    /// The evaluation of `pos` in centipawns, side to move's view.
+    pub fn evaluate_cp(&self, pos: &Chess) -> f32 {
+        let (ours, theirs) = features_of(pos);
+        self.evaluate_features(&ours, &theirs)
+    }
+
+    /// The evaluation in centipawns from the side to move's (`ours`) and the other
+    /// side's (`theirs`) active features.
+    pub fn evaluate_features(&self, ours: &[u16], theirs: &[u16]) -> f32 {
+        let (mut acc_ours, mut acc_theirs) = (vec![0.0; self.hidden], vec![0.0; self.hidden]);
+        self.accumulate(ours, &mut acc_ours);
+        self.accumulate(theirs, &mut acc_theirs);
+        self.output(&acc_ours, &acc_theirs) * SCALE as f32
+    }
+
+    /// `acc` = the hidden layer's input for the active `features`.
+    #[inline]
+    fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
+        let n = self.hidden;
+        acc.copy_from_slice(&self.b);
+        for &f in features {
+            let row = &self.w[f as usize * n..(f as usize + 1) * n];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output (before ×SCALE) from both perspectives' accumulators.
+    #[inline]
+    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
+        let (v_ours, v_theirs) = self.v.split_at(self.hidden);
+        let mut lanes = [0.0f32; LANES];
+        for (acc, v) in [(ours, v_ours), (theirs, v_theirs)] {
+            for (a, v) in acc.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
+                for i in 0..LANES {
+                    lanes[i] += screlu(a[i]) * v[i];
+                }
+            }
+        }
+        lanes.iter().sum::<f32>() + self.c0
+    }
+}
+
+/// A gradient of the network's parameters, with the rows of `w` it touched (all
+/// other rows are zero), so that clearing and adding skip the rest.
+#[derive(Clone, Debug)]
+pub struct Gradient {
+    pub w: Vec<f32>,
+    pub b: Vec<f32>,
+    pub v: Vec<f32>,
+    pub c0: f32,
+    touched: [u64; ROW_WORDS],
+}
+
+impl Gradient {
+    pub fn new(hidden: usize) -> Gradient {
+        Gradient {
+            w: vec![0.0; FEATURES * hidden],
+            b: vec![0.0; hidden],
+            v: vec![0.0; 2 * hidden],
+            c0: 0.0,
+            touched: [0; ROW_WORDS],
+        }
+    }
+
+    fn hidden(&self) -> usize {
+        self.b.len()
+    }
+
+    fn rows(&self) -> impl Iterator<Item = usize> + use<> {
+        let touched = self.touched;
+        (0..FEATURES).filter(move |&f| touched[f / 64] >> (f % 64) & 1 != 0)
+    }
+
+    /// All zero again.
+    pub fn clear(&mut self) {
+        let n = self.hidden();
+        for f in self.rows() {
+            self.w[f * n..(f + 1) * n].fill(0.0);
+        }
+        self.touched = [0; ROW_WORDS];
+        self.b.fill(0.0);
+        self.v.fill(0.0);
+        self.c0 = 0.0;
+    }
+
+    /// `self += other`, element by element.
+    pub fn add(&mut self, other: &Gradient) {
+        let n = self.hidden();
+        for f in other.rows() {
+            let row = f * n..(f + 1) * n;
+            for (s, o) in self.w[row.clone()].iter_mut().zip(&other.w[row]) {
+                *s += o;
+            }
+        }
+        for (s, o) in self.touched.iter_mut().zip(&other.touched) {
+            *s |= o;
+        }
+        for (s, o) in self.b.iter_mut().zip(&other.b) {
+            *s += o;
+        }
+        for (s, o) in self.v.iter_mut().zip(&other.v) {
+            *s += o;
+        }
+        self.c0 += other.c0;
+    }
+
+    #[inline]
+    fn add_row(&mut self, feature: usize, delta: &[f32]) {
+        let n = delta.len();
+        self.touched[feature / 64] |= 1 << (feature % 64);
+        for (g, d) in self.w[feature * n..(feature + 1) * n].iter_mut().zip(delta) {
+            *g += d;
+        }
+    }
+}
+
+/// One thread's working memory: a chunk's gradient and the per-position rows.
+pub struct Workspace {
+    pub gradient: Gradient,
+    acc_ours: Vec<f32>,
+    acc_theirs: Vec<f32>,
+    delta_ours: Vec<f32>,
+    delta_theirs: Vec<f32>,
+}
+
+impl Workspace {
+    pub fn new(hidden: usize) -> Workspace {
+        Workspace {
+            gradient: Gradient::new(hidden),
+            acc_ours: vec![0.0; hidden],
+            acc_theirs: vec![0.0; hidden],
+            delta_ours: vec![0.0; hidden],
+            delta_theirs: vec![0.0; hidden],
+        }
+    }
+}
+
+/// The prediction (`sigmoid(output)`) for a position's active features, with
+/// the accumulators left in `ws`.
+#[inline]
+fn predict(net: &FloatNet, ours: &[u16], theirs: &[u16], ws: &mut Workspace) -> f32 {
+    net.accumulate(ours, &mut ws.acc_ours);
+    net.accumulate(theirs, &mut ws.acc_theirs);
+    sigmoid(net.output(&ws.acc_ours, &ws.acc_theirs))
+}
+
+/// The summed loss, (prediction − target)², of `positions` (f64: millions of
+/// small terms).
+pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
+    // Only the forward pass: no gradient to hold.
+    let mut ws = Workspace {
+        gradient: Gradient::new(0),
+        acc_ours: vec![0.0; net.hidden],
+        acc_theirs: vec![0.0; net.hidden],
+        delta_ours: Vec::new(),
+        delta_theirs: Vec::new(),
+    };
+    let (mut ours, mut theirs) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
+    let mut loss = 0.0;
+    for p in positions {
+        let count = p.features(&mut ours, &mut theirs);
+        let error = predict(net, &ours[..count], &theirs[..count], &mut ws) - p.target(lambda);
+        loss += (error * error) as f64;
+    }
+    loss
+}
+
+/// Adds `scale` × the gradient of the loss of each of `positions` to
+/// `ws.gradient`, in the positions' order; returns the summed loss.
+pub fn add_gradient(
+    net: &FloatNet,
+    positions: &[Packed],
+    lambda: f32,
+    scale: f32,
+    ws: &mut Workspace,
+) -> f64 {
+    let n = net.hidden;
+    let mut loss = 0.0f64;
+    let (mut ours, mut theirs) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
+    for p in positions {
+        let count = p.features(&mut ours, &mut theirs);
+        let (ours, theirs) = (&ours[..count], &theirs[..count]);
+        let prediction = predict(net, ours, theirs, ws);
+        let error = prediction - p.target(lambda);
+        loss += (error * error) as f64;
+        // d loss / d output: through the square and the sigmoid.
+        let g = 2.0 * error * prediction * (1.0 - prediction) * scale;
+        ws.gradient.c0 += g;
+        let (v_ours, v_theirs) = net.v.split_at(n);
+        let (gv_ours, gv_theirs) = ws.gradient.v.split_at_mut(n);
+        for (acc, v, gv, delta) in [
+            (&ws.acc_ours, v_ours, gv_ours, &mut ws.delta_ours),
+            (&ws.acc_theirs, v_theirs, gv_theirs, &mut ws.delta_theirs),
+        ] {
+            for (((&a, &v), gv), d) in acc.iter().zip(v).zip(gv.iter_mut()).zip(delta.iter_mut()) {
+                let c = a.clamp(0.0, 1.0);
+                *gv += g * c * c;
+                // SCReLU's slope: 2·acc inside (0, 1), flat outside.
+                *d = if a < 1.0 { 2.0 * g * v * c } else { 0.0 };
+            }
+        }
+        for ((b, d), e) in ws
+            .gradient
+            .b
+            .iter_mut()
+            .zip(&ws.delta_ours)
+            .zip(&ws.delta_theirs)
+        {
+            *b += d + e;
+        }
+        for &f in ours {
+            ws.gradient.add_row(f as usize, &ws.delta_ours);
+        }
+        for &f in theirs {
+            ws.gradient.add_row(f as usize, &ws.delta_theirs);
+        }
+    }
+    loss
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::datagen::format::GameResult;
+    use shakmaty::{CastlingMode, EnPassantMode, Position};
+
+    /// Positions from random playouts (captures favoured, to reach endgames and
+    /// material imbalances).
+    pub(crate) fn playout_positions(count: usize, seed: u64) -> Vec<Chess> {
+        let mut out = Vec::new();
+        let mut game = 0;
+        while out.len() < count {
+            let mut rng = Rng::new(seed, game);
+            let mut p = Chess::default();
+            for ply in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let m = if !captures.is_empty() && rng.below(2) == 0 {
+                    *captures[rng.below(captures.len() as u64) as usize]
+                } else {
+                    moves[rng.below(moves.len() as u64) as usize]
+                };
+                p.play_unchecked(m);
+                if ply % 7 == 6 && out.len() < count {
+                    out.push(p.clone());
+                }
+            }
+            game += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn the_colour_flipped_position_evaluates_the_same() {
+        let net = FloatNet::new(32, 5);
+        for p in playout_positions(40, 1) {
+            let Ok(m) = p
+                .to_setup(EnPassantMode::Legal)
+                .into_mirrored()
+                .position::<Chess>(CastlingMode::Chess960)
+            else {
+                unreachable!("the mirror of a legal position is legal")
+            };
+            let (a, b) = (net.evaluate_cp(&p), net.evaluate_cp(&m));
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
+        // And not the same when only the side to move changes: the perspectives
+        // have their own output weights.
+        let start = Chess::default();
+        let swapped = start
+            .clone()
+            .swap_turn()
+            .unwrap_or_else(|_| unreachable!("no check in the start position"));
+        assert_ne!(net.evaluate_cp(&start), net.evaluate_cp(&swapped));
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let mut net = FloatNet::new(8, 2);
+        // Larger output weights than at the start, so that every part matters.
+        net.v.iter_mut().for_each(|v| *v *= 4.0);
+        net.c0 = 0.1;
+        let positions: Vec<Packed> = playout_positions(12, 3)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let result = [GameResult::WhiteWon, GameResult::Draw][i % 2];
+                Packed::new(p, (i as i16 - 6) * 45, result).unwrap()
+            })
+            .collect();
+        let lambda = 0.3;
+        let scale = 1.0 / positions.len() as f32;
+        let mut ws = Workspace::new(8);
+        add_gradient(&net, &positions, lambda, scale, &mut ws);
+        let analytic = ws.gradient;
+        let mean_loss = |net: &FloatNet| loss_sum(net, &positions, lambda) / positions.len() as f64;
+
+        // Central differences; each parameter reached through a closure.
+        const STEP: f32 = 1e-3;
+        let check = |name: &str, get: &dyn Fn(&mut FloatNet) -> &mut f32, expected: f32| {
+            let (mut up, mut down) = (net.clone(), net.clone());
+            *get(&mut up) += STEP;
+            *get(&mut down) -= STEP;
+            let numeric = (mean_loss(&up) - mean_loss(&down)) / (2.0 * STEP as f64);
+            let expected = expected as f64;
+            assert!(
+                (numeric - expected).abs() <= 0.02 * expected.abs() + 1e-6,
+                "{name}: numeric {numeric}, analytic {expected}"
+            );
+            expected.abs()
+        };
+        let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
+        positions[0].features(&mut ours, &mut theirs);
+        let mut sizes = Vec::new();
+        sizes.push(check("c0", &|n| &mut n.c0, analytic.c0));
+        for h in [0, 3, 7] {
+            sizes.push(check("b", &|n| &mut n.b[h], analytic.b[h]));
+            sizes.push(check("v ours", &|n| &mut n.v[h], analytic.v[h]));
+            sizes.push(check("v theirs", &|n| &mut n.v[8 + h], analytic.v[8 + h]));
+            for f in [ours[0], ours[5], theirs[2]] {
+                let i = f as usize * 8 + h;
+                sizes.push(check("w", &|n| &mut n.w[i], analytic.w[i]));
+            }
+        }
+        // The comparisons were not all of zeros.
+        assert!(
+            sizes.iter().filter(|&&s| s > 1e-4).count() > 10,
+            "{sizes:?}"
+        );
+    }
+}

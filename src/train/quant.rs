@@ -1,0 +1,281 @@
+//! The net file, the contract with the engine: the float network rounded to
+//! integers, and a reference of the engine's integer evaluation, against which
+//! the float network is checked.
+//!
+//! ```text
+//! 8 bytes  magic b"TABASNN1"
+//! u32      N (hidden size)      u32  QA (255)      u32  QB (64)      u32  SCALE (400)
+//! i16 × 768·N   round(W · QA), feature-major (W[f*N + h])
+//! i16 × N       round(b · QA)
+//! i16 × 2N      round(V · QB): the side to move's half, then the other side's
+//! i32           round(c0 · QA · QB)
+//! ```
+//!
+//! All little-endian. The engine evaluates, in integers:
+//! `acc = b + Σ W` per perspective, `s = Σ clamp(acc_us, 0, QA)² · V[h] +
+//! Σ clamp(acc_them, 0, QA)² · V[N + h]`, `out = s / QA + c0`, and
+//! `eval = out · SCALE / (QA · QB)` centipawns.
+
+use super::data::{FEATURES, features_of};
+use super::net::FloatNet;
+use shakmaty::Chess;
+
+pub const MAGIC: &[u8; 8] = b"TABASNN1";
+/// The accumulators' unit: SCReLU's 1.0 is `QA`. One unit's term, `QA²` × an
+/// output weight (at most 127), is 8.3 million; the sum of `2N` of them stays
+/// within an `i32` in the worst case up to N = 128 (2.11 billion), past that it
+/// needs an `i64` (or the engine's care).
+pub const QA: i32 = 255;
+/// The output weights' unit.
+pub const QB: i32 = 64;
+/// Centipawns of one unit of the network's output: `sigmoid(eval / SCALE)` is the
+/// expected result.
+pub const SCALE: i32 = 400;
+/// The hidden sizes a file may hold: multiples of `HIDDEN_STEP` (whole vector
+/// registers for the engine and the trainer) in `MIN_HIDDEN..=MAX_HIDDEN`.
+pub const MIN_HIDDEN: usize = 8;
+pub const MAX_HIDDEN: usize = 1024;
+pub const HIDDEN_STEP: usize = 8;
+/// Header: magic and four `u32`.
+const HEADER: usize = 8 + 4 * 4;
+
+/// The network as the engine holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuantNet {
+    pub hidden: usize,
+    pub w: Vec<i16>,
+    pub b: Vec<i16>,
+    pub v: Vec<i16>,
+    pub c0: i32,
+}
+
+/// `x · unit`, rounded to the nearest integer (halves away from zero) and held
+/// within `i16` (the trainer's clip keeps it there anyway).
+fn to_i16(x: f32, unit: i32) -> i16 {
+    (x * unit as f32)
+        .round()
+        .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+impl QuantNet {
+    pub fn from_float(net: &FloatNet) -> QuantNet {
+        QuantNet {
+            hidden: net.hidden,
+            w: net.w.iter().map(|&x| to_i16(x, QA)).collect(),
+            b: net.b.iter().map(|&x| to_i16(x, QA)).collect(),
+            v: net.v.iter().map(|&x| to_i16(x, QB)).collect(),
+            c0: (net.c0 as f64 * (QA * QB) as f64)
+                .round()
+                .clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+        }
+    }
+
+    /// The net file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_len(self.hidden));
+        out.extend_from_slice(MAGIC);
+        for n in [self.hidden as u32, QA as u32, QB as u32, SCALE as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        for x in self.w.iter().chain(&self.b).chain(&self.v) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&self.c0.to_le_bytes());
+        out
+    }
+
+    /// Reads a net file; an error that says what is wrong with it otherwise.
+    pub fn from_bytes(bytes: &[u8]) -> Result<QuantNet, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("not a Tabas net file (bad magic)".to_string());
+        }
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let hidden = u32_at(8) as usize;
+        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(HIDDEN_STEP) {
+            return Err(format!(
+                "hidden size {hidden} is not a multiple of {HIDDEN_STEP} in {MIN_HIDDEN}..={MAX_HIDDEN}"
+            ));
+        }
+        let units = (u32_at(12), u32_at(16), u32_at(20));
+        if units != (QA as u32, QB as u32, SCALE as u32) {
+            return Err(format!(
+                "QA, QB, SCALE are {units:?}, not ({QA}, {QB}, {SCALE})"
+            ));
+        }
+        if bytes.len() != file_len(hidden) {
+            return Err(format!(
+                "{} bytes, but a net of {hidden} hidden units takes {}",
+                bytes.len(),
+                file_len(hidden)
+            ));
+        }
+        let mut i16s = bytes[HEADER..bytes.len() - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| i16s.by_ref().take(n).collect::<Vec<i16>>();
+        let (w, b, v) = (take(FEATURES * hidden), take(hidden), take(2 * hidden));
+        let c0 = bytes.len() - 4;
+        Ok(QuantNet {
+            hidden,
+            w,
+            b,
+            v,
+            c0: i32::from_le_bytes([bytes[c0], bytes[c0 + 1], bytes[c0 + 2], bytes[c0 + 3]]),
+        })
+    }
+
+    /// The hidden layer's input for the active features, as the engine adds it
+    /// (kept in `i32` here, so that a test can see whether it leaves `i16`).
+    pub fn accumulator(&self, features: &[u16]) -> Vec<i32> {
+        let n = self.hidden;
+        let mut acc: Vec<i32> = self.b.iter().map(|&b| b as i32).collect();
+        for &f in features {
+            for (a, &w) in acc
+                .iter_mut()
+                .zip(&self.w[f as usize * n..(f as usize + 1) * n])
+            {
+                *a += w as i32;
+            }
+        }
+        acc
+    }
+
+    /// The engine's evaluation of `pos`, centipawns, side to move's view.
+    pub fn evaluate_cp(&self, pos: &Chess) -> i32 {
+        let (ours, theirs) = features_of(pos);
+        self.evaluate_features(&ours, &theirs)
+    }
+
+    /// The engine's evaluation from the side to move's (`ours`) and the other
+    /// side's (`theirs`) active features.
+    pub fn evaluate_features(&self, ours: &[u16], theirs: &[u16]) -> i32 {
+        (self.output(ours, theirs) * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// The engine's output before its scaling to centipawns, in units of
+    /// 1/(QA·QB) (an `i64` here; the engine's sum must not overflow either).
+    fn output(&self, ours: &[u16], theirs: &[u16]) -> i64 {
+        let (us, them) = (self.accumulator(ours), self.accumulator(theirs));
+        let (v_us, v_them) = self.v.split_at(self.hidden);
+        let mut sum: i64 = 0;
+        for (acc, v) in [(&us, v_us), (&them, v_them)] {
+            for (&a, &v) in acc.iter().zip(v) {
+                let c = a.clamp(0, QA) as i64;
+                sum += c * c * v as i64;
+            }
+        }
+        sum / QA as i64 + self.c0 as i64
+    }
+}
+
+/// The length of the file of a net with `hidden` units.
+pub fn file_len(hidden: usize) -> usize {
+    HEADER + 2 * (FEATURES * hidden + hidden + 2 * hidden) + 4
+}
+
+impl FloatNet {
+    /// Moves each output weight to the nearest value the net file holds exactly
+    /// (a multiple of 1/QB), so that rounding it for the file changes nothing.
+    pub fn snap_output_weights(&mut self) {
+        for v in &mut self.v {
+            *v = (*v * QB as f32)
+                .round()
+                .clamp(-(i8::MAX as f32), i8::MAX as f32)
+                / QB as f32;
+        }
+    }
+
+    /// The net file of this network (quantised).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        QuantNet::from_float(self).to_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::net::tests::playout_positions;
+
+    #[test]
+    fn the_file_has_the_contracts_layout_and_reads_back() {
+        let mut net = FloatNet::new(8, 3);
+        net.w[0] = 0.5; // 127.5 → 128
+        net.w[1] = -0.5; // → −128
+        net.w[8 * 5 + 2] = 1.98; // feature 5, unit 2: 504.9 → 505
+        net.b[7] = -0.1; // → −25.5 → −26
+        net.v[0] = 1.0; // → 64
+        net.v[15] = -1.98; // → −126.72 → −127
+        net.c0 = 0.25; // → 4080
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), 8 + 16 + 2 * (768 * 8 + 8 + 16) + 4);
+        assert_eq!(&bytes[..8], b"TABASNN1");
+        assert_eq!(
+            &bytes[8..24],
+            &[8, 0, 0, 0, 255, 0, 0, 0, 64, 0, 0, 0, 144, 1, 0, 0]
+        );
+        let i16_at = |i: usize| i16::from_le_bytes([bytes[24 + 2 * i], bytes[25 + 2 * i]]);
+        assert_eq!((i16_at(0), i16_at(1), i16_at(42)), (128, -128, 505));
+        let b = 768 * 8;
+        assert_eq!(i16_at(b + 7), -26);
+        assert_eq!((i16_at(b + 8), i16_at(b + 8 + 15)), (64, -127));
+        assert_eq!(&bytes[bytes.len() - 4..], &4080i32.to_le_bytes());
+
+        let q = QuantNet::from_bytes(&bytes).unwrap();
+        assert_eq!(q, QuantNet::from_float(&net));
+        assert_eq!(q.to_bytes(), bytes);
+
+        // Damaged files: errors, not panics.
+        assert!(QuantNet::from_bytes(b"").is_err());
+        assert!(QuantNet::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        let mut other = bytes.clone();
+        other[12] = 254;
+        assert!(QuantNet::from_bytes(&other).unwrap_err().contains("QA"));
+        let mut odd = bytes.clone();
+        odd[8] = 12;
+        assert!(QuantNet::from_bytes(&odd).is_err());
+        let mut magic = bytes;
+        magic[0] = b'X';
+        assert!(QuantNet::from_bytes(&magic).unwrap_err().contains("magic"));
+    }
+
+    #[test]
+    fn the_integer_evaluation_follows_the_float_one() {
+        // A net whose weights are exact in integers: only the engine's divisions
+        // (truncating) differ from the float evaluation.
+        let mut exact = FloatNet::new(16, 8);
+        exact
+            .w
+            .iter_mut()
+            .for_each(|w| *w = (*w * QA as f32).round() / QA as f32);
+        exact
+            .v
+            .iter_mut()
+            .for_each(|v| *v = (*v * 6.0 * QB as f32).round() / QB as f32);
+        exact.c0 = 13.0 / (QA * QB) as f32;
+        // A random net with large output weights: rounding the input weights moves
+        // each accumulator by about 1/255, rounding an output weight moves it by up
+        // to 1/128, and 128 units add that up to several centipawns.
+        let mut rough = FloatNet::new(64, 9);
+        rough.v.iter_mut().for_each(|v| *v *= 6.0);
+        let positions = playout_positions(60, 4);
+        // (net, largest difference, largest mean difference), centipawns.
+        for (net, most, mean) in [(&exact, 1.001, 0.75), (&rough, 20.0, 6.0)] {
+            let q = QuantNet::from_bytes(&net.to_bytes()).unwrap();
+            let mut total = 0.0;
+            for p in &positions {
+                let (float, int) = (net.evaluate_cp(p), q.evaluate_cp(p));
+                assert!((float - int as f32).abs() <= most, "{float} {int}");
+                total += (float - int as f32).abs();
+                let (ours, theirs) = features_of(p);
+                for features in [ours, theirs] {
+                    let acc = q.accumulator(&features);
+                    assert!(acc.iter().all(|a| a.abs() <= i16::MAX as i32));
+                }
+            }
+            let average = total / positions.len() as f32;
+            assert!(average <= mean, "{average}");
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! `tabas train` as a process: bad input gives a message on stderr and exit code 2
+//! (arguments) or 1 (data, files), never a panic; a real run on a tiny data folder
+//! leaves a net file the integer reader accepts, and no temporary file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tabas::datagen::selfplay::Settings;
+use tabas::train::QuantNet;
+
+fn train(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabas"))
+        .arg("train")
+        .args(args)
+        .output()
+        .expect("start tabas")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabas-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    for (args, message) in [
+        (&[][..], "--data DIR is required"),
+        (&["--data", "d"][..], "--out FILE is required"),
+        (&["--data", "d", "--out"][..], "--out needs a value"),
+        (
+            &["--data", "d", "--out", "n", "--hidden", "100"][..],
+            "--hidden must be a multiple of 8",
+        ),
+        (
+            &["--data", "d", "--out", "n", "--lr", "fast"][..],
+            "--lr must be a number",
+        ),
+        (
+            &["--data", "d", "--out", "n", "--threads", "0"][..],
+            "--threads must be a whole number",
+        ),
+        (
+            &["--data", "d", "--out", "n", "--gpu"][..],
+            "unknown argument '--gpu'",
+        ),
+    ] {
+        let o = train(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+        assert!(o.stdout.is_empty());
+    }
+    let help = train(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--max-positions N"));
+}
+
+#[test]
+fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
+    let data = temp_dir("data");
+    let options = tabas::datagen::Options {
+        out: data.clone(),
+        games: 3,
+        threads: 1,
+        seed: 9,
+        settings: Settings {
+            soft_nodes: 200,
+            hard_nodes: 1000,
+            chess960: false,
+        },
+    };
+    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+    let net = data.join("net.nnue");
+    let o = train(&[
+        "--data",
+        path(&data),
+        "--out",
+        path(&net),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.starts_with("train: 3 games"), "{text}");
+    assert!(text.contains("epoch   2  lr 0.001000  train "), "{text}");
+    let q = QuantNet::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    assert_eq!(q.hidden, 16);
+    assert!(!data.join("net.nnue.tmp").exists());
+
+    // No data, not data, nowhere to write: errors, not panics.
+    let missing = data.join("missing");
+    let o = train(&["--data", path(&missing), "--out", path(&net)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(path(&missing)), "{}", stderr(&o));
+    let empty = data.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = train(&["--data", path(&empty), "--out", path(&net)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("too few quiet positions"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(empty.join("games-00.tdg"), b"garbage!").unwrap();
+    let o = train(&["--data", path(&empty), "--out", path(&net)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad magic"), "{}", stderr(&o));
+    let nowhere = data.join("no/such/dir/net.nnue");
+    let o = train(&["--data", path(&data), "--out", path(&nowhere)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+    let _ = std::fs::remove_dir_all(&data);
+}
