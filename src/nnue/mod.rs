@@ -533,3 +533,41 @@ pub(crate) mod tests {
         assert!(e.contains("cannot read"), "{e}");
     }
 }
+
+/// The round trip: a network trained by `src/train/` loads here and evaluates
+/// exactly as the trainer's integer reference and close to its float forward pass.
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use crate::position::Board as Position;
+    use crate::train::{QuantNet, Settings, train_on_games};
+
+    #[test]
+    fn a_trained_network_evaluates_as_the_trainer_says() {
+        let games = crate::train::tests::playout_games(60, 5);
+        let settings = Settings {
+            hidden: HIDDEN,
+            epochs: 4,
+            batch: 256,
+            ..Settings::default()
+        };
+        let float = train_on_games(&games, &settings, &mut |_| {}).unwrap();
+        let bytes = float.to_bytes();
+        let net: &'static Network = Box::leak(Box::new(Network::from_bytes(&bytes).unwrap()));
+        let reference = QuantNet::from_bytes(&bytes).unwrap();
+        let mut worst = 0.0f32;
+        let mut positions = 0;
+        for game in &games {
+            for sample in game.samples().unwrap() {
+                let board = Position::with_network(sample.pos.clone(), Some(net));
+                let ours = board.evaluate();
+                assert_eq!(ours, reference.evaluate_cp(&sample.pos).clamp(-MAX_EVAL, MAX_EVAL));
+                worst = worst.max((ours as f32 - float.evaluate_cp(&sample.pos)).abs());
+                positions += 1;
+            }
+        }
+        assert!(positions > 1000, "{positions}");
+        // Rounding the hidden weights to 1/255: a few centipawns.
+        assert!(worst < 40.0, "{worst} cp between the float and the integer network");
+    }
+}
