@@ -54,6 +54,18 @@ fn eval_file_loads_and_bad_files_keep_the_previous_network() {
     e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     e.send("setoption name Use NNUE value false");
     let by_hand = eval_of(&mut e);
+    if tabas::nnue::embedded().is_none() {
+        // No network at all: asking for one says so, and the evaluation stays.
+        e.send("setoption name Use NNUE value true");
+        let lines = e.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string Use NNUE: no network")),
+            "{lines:?}"
+        );
+        assert_eq!(eval_of(&mut e), by_hand);
+    }
 
     e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.send("setoption name Use NNUE value true");

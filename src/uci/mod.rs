@@ -257,7 +257,14 @@ impl Session {
                 Err(e) => send_error(format!("{e}; keeping the previous tables")),
             },
             Ok(OptionEffect::TablebaseConfig) => self.engine.set_syzygy_config(self.options.syzygy),
-            Ok(OptionEffect::Evaluation) => self.engine.use_network(self.options.use_nnue),
+            Ok(OptionEffect::Evaluation) => {
+                self.engine.use_network(self.options.use_nnue);
+                if self.options.use_nnue && self.engine.network().is_none() {
+                    send(
+                        "info string Use NNUE: no network (this build has none built in; set EvalFile), so the hand-written evaluation plays",
+                    );
+                }
+            }
             Ok(OptionEffect::LoadNetwork(None)) => self.engine.set_network_file(None),
             Ok(OptionEffect::LoadNetwork(Some(path))) => match crate::nnue::load_file(&path) {
                 Ok(net) => {
