@@ -75,12 +75,31 @@ impl Default for Accumulator {
 /// own pieces first, and the board turned so that each side plays "up".
 #[inline]
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
-    let relative = if piece.color == perspective { 0 } else { 384 };
-    let square = match perspective {
-        Color::White => square as usize,
-        Color::Black => square as usize ^ 56,
+    feature_from_codes(
+        perspective == Color::Black,
+        piece.color == Color::Black,
+        piece.role as usize,
+        square as usize,
+    )
+}
+
+/// [`feature`] on plain numbers (`role` 1..=6 as `Role`, `square` 0..64 as
+/// `Square`), for the trainer's packed positions. The one definition of the
+/// inputs, shared by the engine and `src/train/`.
+#[inline]
+pub fn feature_from_codes(
+    black_view: bool,
+    black_piece: bool,
+    role: usize,
+    square: usize,
+) -> usize {
+    let relative = if black_view == black_piece {
+        0
+    } else {
+        INPUTS / 2
     };
-    relative + (piece.role as usize - 1) * 64 + square
+    let square = if black_view { square ^ 56 } else { square };
+    relative + (role - 1) * 64 + square
 }
 
 /// The pieces a move takes off and puts on the board, found before it is made.
@@ -474,6 +493,34 @@ pub(crate) mod tests {
             let a = Position::with_network(p.clone(), Some(net)).evaluate();
             let b = Position::with_network(m, Some(net)).evaluate();
             assert_eq!(a, b, "{}", Fen::from_position(&p, EnPassantMode::Legal));
+        }
+    }
+
+    #[test]
+    fn feature_indices_by_hand() {
+        use Color::{Black, White};
+        let f = |view, color, role, square| feature(view, Piece { color, role }, square);
+        // White's view: own pieces first, squares as they are.
+        assert_eq!(f(White, White, Role::Pawn, Square::E2), 12);
+        assert_eq!(f(White, White, Role::Knight, Square::G1), 64 + 6);
+        assert_eq!(f(White, Black, Role::King, Square::E8), 384 + 5 * 64 + 60);
+        // Black's view: Black's pieces are its own, the board is flipped (e8 → e1).
+        assert_eq!(f(Black, Black, Role::King, Square::E8), 5 * 64 + 4);
+        assert_eq!(f(Black, White, Role::Knight, Square::G1), 384 + 64 + 62);
+        assert_eq!(f(Black, Black, Role::Queen, Square::A1), 4 * 64 + 56);
+        // Every feature is used once: 2 colours × 6 roles × 64 squares, either view.
+        for view in [White, Black] {
+            let mut seen = vec![false; INPUTS];
+            for color in [White, Black] {
+                for role in Role::ALL {
+                    for square in Square::ALL {
+                        let i = f(view, color, role, square);
+                        assert!(!seen[i], "{i}");
+                        seen[i] = true;
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
         }
     }
 

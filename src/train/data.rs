@@ -10,14 +10,11 @@
 
 use crate::datagen::format::{GameRecord, GameResult};
 use crate::datagen::rng::Rng;
+use crate::nnue::{SCALE, feature, feature_from_codes};
 use crate::tune::data::is_quiet;
 use crate::tune::in_chunks;
-use shakmaty::{Chess, Color, Position as _, Role, Square};
+use shakmaty::{Chess, Color, Position as _};
 
-/// Input features a perspective: 2 colours × 6 roles × 64 squares.
-pub const FEATURES: usize = 768;
-/// Features from the perspective's own pieces come first, the opponent's after.
-const THEIRS: usize = 384;
 /// A legal position has at most 32 pieces (16 a side).
 pub const MAX_PIECES: usize = 32;
 /// One game in this many goes to the validation set.
@@ -25,27 +22,6 @@ pub const VALIDATION_EVERY: u64 = 20;
 /// The seeded generator's streams (the self-play games use the small numbers).
 const SPLIT_STREAM: u64 = u64::MAX - 1;
 const ORDER_STREAM: u64 = u64::MAX - 2;
-
-/// The input feature of a piece of colour `piece` and role `role` on `square`, seen
-/// from `perspective`'s side, as the engine computes it too. Black's
-/// perspective sees the board flipped vertically, so that both perspectives share
-/// one weight matrix.
-pub fn feature_index(perspective: Color, piece: Color, role: Role, square: Square) -> usize {
-    index(
-        perspective == Color::Black,
-        piece == Color::Black,
-        role as usize,
-        square as usize,
-    )
-}
-
-/// [`feature_index`] on plain numbers (`role` 1..=6, `square` 0..64).
-#[inline]
-fn index(black_view: bool, black_piece: bool, role: usize, square: usize) -> usize {
-    let side = if black_view == black_piece { 0 } else { THEIRS };
-    let square = if black_view { square ^ 56 } else { square };
-    side + (role - 1) * 64 + square
-}
 
 /// The active features of `pos` from the side to move's and the other side's
 /// perspective, in the board's square order.
@@ -55,8 +31,8 @@ pub fn features_of(pos: &Chess) -> (Vec<u16>, Vec<u16>) {
         .iter()
         .map(|(square, piece)| {
             (
-                feature_index(us, piece.color, piece.role, square) as u16,
-                feature_index(!us, piece.color, piece.role, square) as u16,
+                feature(us, piece, square) as u16,
+                feature(!us, piece, square) as u16,
             )
         })
         .unzip()
@@ -121,8 +97,8 @@ impl Packed {
             occupied &= occupied - 1;
             let code = (self.pieces[i / 2] >> (4 * (i % 2))) as usize & 0xf;
             let (black_piece, role) = (code & 8 != 0, code & 7);
-            ours[i] = index(self.black_to_move, black_piece, role, square) as u16;
-            theirs[i] = index(!self.black_to_move, black_piece, role, square) as u16;
+            ours[i] = feature_from_codes(self.black_to_move, black_piece, role, square) as u16;
+            theirs[i] = feature_from_codes(!self.black_to_move, black_piece, role, square) as u16;
             i += 1;
         }
         i
@@ -133,7 +109,7 @@ impl Packed {
     #[inline]
     pub fn target(&self, lambda: f32) -> f32 {
         let result = self.result as f32 / 2.0;
-        let expected = super::net::sigmoid(self.score as f32 / super::quant::SCALE as f32);
+        let expected = super::net::sigmoid(self.score as f32 / SCALE as f32);
         lambda * result + (1.0 - lambda) * expected
     }
 }
@@ -230,48 +206,6 @@ mod tests {
 
     fn pos(fen: &str) -> Chess {
         crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
-    }
-
-    #[test]
-    fn feature_indices_by_hand() {
-        use Color::{Black, White};
-        // White's view: own pieces first, squares as they are.
-        assert_eq!(feature_index(White, White, Role::Pawn, Square::E2), 12);
-        assert_eq!(
-            feature_index(White, White, Role::Knight, Square::G1),
-            64 + 6
-        );
-        assert_eq!(
-            feature_index(White, Black, Role::King, Square::E8),
-            384 + 5 * 64 + 60
-        );
-        // Black's view: Black's pieces are its own, the board is flipped (e8 → e1).
-        assert_eq!(
-            feature_index(Black, Black, Role::King, Square::E8),
-            5 * 64 + 4
-        );
-        assert_eq!(
-            feature_index(Black, White, Role::Knight, Square::G1),
-            384 + 64 + 62
-        );
-        assert_eq!(
-            feature_index(Black, Black, Role::Queen, Square::A1),
-            4 * 64 + 56
-        );
-        // Every feature is used once: 2 colours × 6 roles × 64 squares, either view.
-        for view in [White, Black] {
-            let mut seen = vec![false; FEATURES];
-            for piece in [White, Black] {
-                for role in Role::ALL {
-                    for square in Square::ALL {
-                        let f = feature_index(view, piece, role, square);
-                        assert!(!seen[f], "{f}");
-                        seen[f] = true;
-                    }
-                }
-            }
-            assert!(seen.iter().all(|&s| s));
-        }
     }
 
     #[test]

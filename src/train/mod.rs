@@ -23,7 +23,6 @@ pub mod data;
 pub mod net;
 pub mod quant;
 
-pub use data::feature_index;
 pub use net::FloatNet;
 pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
 

@@ -7,8 +7,8 @@
 //! compiler turns it into vector instructions; sums across a row are kept in
 //! `LANES` partial sums, in a fixed order, for the same reason.
 
-use super::data::{FEATURES, MAX_PIECES, Packed, features_of};
-use super::quant::SCALE;
+use super::data::{MAX_PIECES, Packed, features_of};
+use super::quant::{FEATURES, SCALE};
 use crate::datagen::rng::Rng;
 use shakmaty::Chess;
 

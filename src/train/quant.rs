@@ -16,21 +16,14 @@
 //! Σ clamp(acc_them, 0, QA)² · V[N + h]`, `out = s / QA + c0`, and
 //! `eval = out · SCALE / (QA · QB)` centipawns.
 
-use super::data::{FEATURES, features_of};
+use super::data::features_of;
 use super::net::FloatNet;
 use shakmaty::Chess;
 
-pub const MAGIC: &[u8; 8] = b"TABASNN1";
-/// The accumulators' unit: SCReLU's 1.0 is `QA`. One unit's term, `QA²` × an
-/// output weight (at most 127), is 8.3 million; the sum of `2N` of them stays
-/// within an `i32` in the worst case up to N = 128 (2.11 billion), past that it
-/// needs an `i64` (or the engine's care).
-pub const QA: i32 = 255;
-/// The output weights' unit.
-pub const QB: i32 = 64;
-/// Centipawns of one unit of the network's output: `sigmoid(eval / SCALE)` is the
-/// expected result.
-pub const SCALE: i32 = 400;
+// The file's constants are the engine's (`src/nnue/mod.rs`), which also bounds
+// the integer sums: the engine takes 128 hidden units, where an `i32` sum cannot
+// overflow; `QuantNet` sums in `i64` for any size.
+pub use crate::nnue::{INPUTS as FEATURES, MAGIC, QA, QB, SCALE};
 /// The hidden sizes a file may hold: multiples of `HIDDEN_STEP` (whole vector
 /// registers for the engine and the trainer) in `MIN_HIDDEN..=MAX_HIDDEN`.
 pub const MIN_HIDDEN: usize = 8;
