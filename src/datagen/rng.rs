@@ -26,6 +26,23 @@ impl Rng {
     }
 }
 
+/// A random legal move of `moves` for test playouts: a capture, when there is one,
+/// with odds 1 in `capture_one_in` (so that random games reach endgames and odd
+/// material), else any move. `moves` must not be empty.
+#[cfg(test)]
+pub fn playout_move(
+    rng: &mut Rng,
+    moves: &shakmaty::MoveList,
+    capture_one_in: u64,
+) -> shakmaty::Move {
+    let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+    if !captures.is_empty() && rng.below(capture_one_in) == 0 {
+        *captures[rng.below(captures.len() as u64) as usize]
+    } else {
+        moves[rng.below(moves.len() as u64) as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

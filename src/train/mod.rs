@@ -574,12 +574,7 @@ pub(crate) mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                    let m = if !captures.is_empty() && rng.below(3) == 0 {
-                        *captures[rng.below(captures.len() as u64) as usize]
-                    } else {
-                        moves[rng.below(moves.len() as u64) as usize]
-                    };
+                    let m = crate::datagen::rng::playout_move(&mut rng, &moves, 3);
                     let noise = rng.below(41) as i32 - 20;
                     plies.push(Ply {
                         packed_move: pack_move(m),

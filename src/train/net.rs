@@ -313,12 +313,7 @@ pub(crate) mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && rng.below(2) == 0 {
-                    *captures[rng.below(captures.len() as u64) as usize]
-                } else {
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
+                let m = crate::datagen::rng::playout_move(&mut rng, &moves, 2);
                 p.play_unchecked(m);
                 if ply % 7 == 6 && out.len() < count {
                     out.push(p.clone());
