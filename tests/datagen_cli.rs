@@ -1,23 +1,16 @@
 //! `tabas datagen` and `tabas dataset` as a user runs them: the real binary, a real
 //! folder, the text it prints, and clear refusals of bad arguments.
 
+mod common;
+
+use common::tools::tabas;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tabas(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabas"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabas-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    common::tools::temp_dir("cli", name)
 }
 
 #[test]

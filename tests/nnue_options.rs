@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::tools;
 use common::*;
 use shakmaty::{CastlingMode, Chess};
 use std::path::PathBuf;
@@ -29,7 +30,7 @@ fn network_file(name: &str, seed: u64) -> PathBuf {
     push(&mut bytes, INPUTS * HIDDEN + HIDDEN, 50);
     push(&mut bytes, 2 * HIDDEN, 100);
     bytes.extend_from_slice(&1000i32.to_le_bytes());
-    let path = std::env::temp_dir().join(format!("tabas-test-{}-{name}.nnue", std::process::id()));
+    let path = tools::temp_dir("nnue", name);
     std::fs::write(&path, bytes).expect("write the network file");
     path
 }
@@ -46,7 +47,7 @@ fn eval_of(e: &mut Engine) -> i64 {
 #[test]
 fn eval_file_loads_and_bad_files_keep_the_previous_network() {
     let good = network_file("good", 7);
-    let bad = std::env::temp_dir().join(format!("tabas-test-{}-bad.nnue", std::process::id()));
+    let bad = tools::temp_dir("nnue", "bad");
     std::fs::write(&bad, b"TABASNN1 but cut short").unwrap();
 
     let mut e = Engine::spawn();

@@ -2,31 +2,19 @@
 //! (arguments) or 1 (data, files), never a panic; a real run on a tiny data folder
 //! leaves a net file the integer reader accepts, and no temporary file.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use tabas::datagen::selfplay::Settings;
+mod common;
+
+use common::tools::{path, stderr};
+use std::path::PathBuf;
+use std::process::Output;
 use tabas::train::QuantNet;
 
 fn train(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabas"))
-        .arg("train")
-        .args(args)
-        .output()
-        .expect("start tabas")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::tools::tool("train", args)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabas-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 temporary path")
+    common::tools::temp_dir("train", name)
 }
 
 #[test]
@@ -66,18 +54,7 @@ fn bad_arguments_are_usage_errors() {
 #[test]
 fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
     let data = temp_dir("data");
-    let options = tabas::datagen::Options {
-        out: data.clone(),
-        games: 3,
-        threads: 1,
-        seed: 9,
-        settings: Settings {
-            soft_nodes: 200,
-            hard_nodes: 1000,
-            chess960: false,
-        },
-    };
-    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+    common::tools::self_play(&data, 3, 1, 9);
     let net = data.join("net.nnue");
     let o = train(&[
         "--data",

@@ -2,30 +2,18 @@
 //! (arguments) or 1 (data, files), never a panic; a real run on a tiny data folder
 //! prints a whole `weights.rs`, the same whatever the number of threads.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use tabas::datagen::selfplay::Settings;
+mod common;
+
+use common::tools::{path, stderr};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn tune(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabas"))
-        .arg("tune")
-        .args(args)
-        .output()
-        .expect("start tabas")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::tools::tool("tune", args)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabas-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 temporary path")
+    common::tools::temp_dir("tune", name)
 }
 
 #[test]
@@ -83,18 +71,7 @@ fn missing_or_empty_data_is_an_error() {
 #[test]
 fn a_run_prints_a_weights_file_the_same_with_any_threads() {
     let data = temp_dir("data");
-    let options = tabas::datagen::Options {
-        out: data.clone(),
-        games: 3,
-        threads: 1,
-        seed: 9,
-        settings: Settings {
-            soft_nodes: 200,
-            hard_nodes: 1000,
-            chess960: false,
-        },
-    };
-    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+    common::tools::self_play(&data, 3, 1, 9);
 
     let run = |threads: &str| tune(&["--data", path(&data), "--epochs", "3", "--threads", threads]);
     let one = run("1");

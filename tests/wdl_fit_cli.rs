@@ -2,47 +2,24 @@
 //! (arguments) or 1 (data), never a panic; a real run on a tiny data folder prints
 //! the constants of `src/wdl.rs` as Rust code, the same whatever the number of threads.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use tabas::datagen::selfplay::Settings;
+mod common;
+
+use common::tools::{path, stderr};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn wdl_fit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabas"))
-        .arg("wdl-fit")
-        .args(args)
-        .output()
-        .expect("start tabas")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::tools::tool("wdl-fit", args)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tabas-wdl-fit-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 temporary path")
+    common::tools::temp_dir("wdl-fit", name)
 }
 
 /// `games` short self-play games in a new folder.
 fn games(name: &str, games: u64) -> PathBuf {
     let data = temp_dir(name);
-    let options = tabas::datagen::Options {
-        out: data.clone(),
-        games,
-        threads: 2,
-        seed: 4,
-        settings: Settings {
-            soft_nodes: 200,
-            hard_nodes: 1000,
-            chess960: false,
-        },
-    };
-    tabas::datagen::generate(&options, "test", "test", false).unwrap();
+    common::tools::self_play(&data, games, 2, 4);
     data
 }
 

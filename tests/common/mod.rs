@@ -10,6 +10,8 @@
 
 #![allow(dead_code)]
 
+pub mod tools;
+
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};

@@ -1,0 +1,52 @@
+//! The command-line tools (`tabas datagen`, `tune`, `train`, `wdl-fit`, …) as
+//! processes, and the folders and self-play data they work on.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tabas::datagen::selfplay::Settings;
+
+/// `tabas ARGS…`, run to its end.
+pub fn tabas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabas"))
+        .args(args)
+        .output()
+        .expect("start tabas")
+}
+
+/// `tabas TOOL ARGS…`, run to its end.
+pub fn tool(tool: &str, args: &[&str]) -> Output {
+    tabas(&[&[tool], args].concat())
+}
+
+/// What a run wrote on stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A temporary path of this test process for `test`'s `name`, with nothing there
+/// (what a previous run left is removed).
+pub fn temp_dir(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabas-{test}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+pub fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temporary path")
+}
+
+/// `games` short self-play games (200 nodes a move, 1000 at most) written to `dir`.
+pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
+    let options = tabas::datagen::Options {
+        out: dir.to_path_buf(),
+        games,
+        threads,
+        seed,
+        settings: Settings {
+            soft_nodes: 200,
+            hard_nodes: 1000,
+            chess960: false,
+        },
+    };
+    tabas::datagen::generate(&options, "test", "test", false).expect("self-play games");
+}
