@@ -220,6 +220,16 @@ pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
         .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
 }
 
+/// `pos` with the colours swapped and the board flipped (castling rights and en
+/// passant with it): the same position for the other side, for symmetry tests.
+#[cfg(test)]
+pub(crate) fn mirrored(pos: &Chess) -> Chess {
+    pos.to_setup(EnPassantMode::Legal)
+        .into_mirrored()
+        .position(CastlingMode::Chess960)
+        .expect("the mirror of a legal position is legal")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -137,14 +137,7 @@ pub(crate) mod tests {
     #[test]
     fn the_evaluation_is_colour_symmetric() {
         for p in sample_positions() {
-            // Colours swapped, board flipped, castling and en passant with it.
-            let Ok(m) = p
-                .to_setup(EnPassantMode::Legal)
-                .into_mirrored()
-                .position::<Chess>(CastlingMode::Chess960)
-            else {
-                unreachable!("the mirror of a legal position is legal")
-            };
+            let m = crate::position::mirrored(&p);
             let fen = Fen::from_position(&p, EnPassantMode::Legal);
             assert_eq!(evaluate(&p), evaluate(&m), "{fen}");
             let (t, tm) = (trace(&p), trace(&m));

@@ -65,13 +65,6 @@ mod tests {
 
     /// Colours swapped, board flipped vertically, side to move swapped,
     /// castling rights and en passant square mirrored with it.
-    fn mirrored(p: &Chess) -> Chess {
-        p.to_setup(EnPassantMode::Legal)
-            .into_mirrored()
-            .position(CastlingMode::Standard)
-            .expect("mirror of a legal position is legal")
-    }
-
     const FENS: [&str; 12] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
@@ -121,7 +114,7 @@ mod tests {
         for fen in FENS {
             let p = pos(fen);
             assert_eq!(evaluate(&p), reference(&p), "{fen}");
-            let m = mirrored(&p);
+            let m = crate::position::mirrored(&p);
             assert_eq!(evaluate(&m), reference(&m), "mirror of {fen}");
         }
     }
@@ -130,7 +123,7 @@ mod tests {
     fn colour_symmetry() {
         for fen in FENS {
             let p = pos(fen);
-            let m = mirrored(&p);
+            let m = crate::position::mirrored(&p);
             assert_ne!(p.turn(), m.turn());
             assert_eq!(evaluate(&p), evaluate(&m), "{fen} vs its mirror");
         }

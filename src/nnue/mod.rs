@@ -405,7 +405,7 @@ pub(crate) mod tests {
     use crate::datagen::rng::Rng;
     use crate::position::{Board as Position, parse_fen};
     use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+    use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 
     /// A network file with seeded random weights inside the loader's bounds.
     pub(crate) fn random_network_bytes(seed: u64) -> Vec<u8> {
@@ -485,11 +485,7 @@ pub(crate) mod tests {
     fn mirrored_positions_evaluate_the_same() {
         let net = random_network(2);
         for p in crate::eval::tests::sample_positions() {
-            let m: Chess = p
-                .to_setup(EnPassantMode::Legal)
-                .into_mirrored()
-                .position(CastlingMode::Chess960)
-                .expect("the mirror of a legal position is legal");
+            let m = crate::position::mirrored(&p);
             let a = Position::with_network(p.clone(), Some(net)).evaluate();
             let b = Position::with_network(m, Some(net)).evaluate();
             assert_eq!(a, b, "{}", Fen::from_position(&p, EnPassantMode::Legal));
