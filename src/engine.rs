@@ -8,6 +8,7 @@ use crate::position::{Board, parse_fen};
 use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
 use crate::tablebase::{Tablebases, TbConfig};
+use crate::text::shorten;
 use crate::tt::TranspositionTable;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Position};
@@ -463,10 +464,6 @@ impl Engine {
     pub fn set_syzygy_config(&mut self, config: TbConfig) {
         self.tablebases = Arc::new(self.tablebases.with_config(config));
     }
-}
-
-fn shorten(s: &str) -> String {
-    crate::text::excerpt(s, 20)
 }
 
 /// A move in UCI notation (both castling notations), legal in `pos`.

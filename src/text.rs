@@ -1,5 +1,13 @@
 //! Echoing user input back in error messages, safely.
 
+/// How much of a garbled input an error message echoes back (characters).
+pub const ECHO_MAX: usize = 40;
+
+/// `s` as an error message echoes it: at most `ECHO_MAX` characters (see [`excerpt`]).
+pub fn shorten(s: &str) -> String {
+    excerpt(s, ECHO_MAX)
+}
+
 /// At most `max` characters of `s`, control characters escaped, so that an
 /// error line built from garbage is always one short printable line.
 pub fn excerpt(s: &str, max: usize) -> String {

@@ -1,5 +1,6 @@
 //! Parsing UCI input lines into commands: pure, no I/O, tested on strings.
 
+use crate::text::shorten;
 use std::fmt;
 
 /// A parse failure, worded for a person (printed as `info string error: …`).
@@ -139,11 +140,6 @@ pub fn on_arrival(line: &str) -> OnArrival {
         },
         _ => OnArrival::Nothing,
     }
-}
-
-/// Garbage echoed back is cut short and escaped (see `text::excerpt`).
-pub fn shorten(s: &str) -> String {
-    crate::text::excerpt(s, 40)
 }
 
 /// A whole number; too large values saturate (the caller clamps), non-numbers are errors.
