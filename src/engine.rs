@@ -127,7 +127,7 @@ pub struct Engine {
 
 impl Default for Engine {
     fn default() -> Self {
-        Engine::new(crate::uci::options::HASH_DEFAULT_MB as usize)
+        Engine::new(crate::tt::DEFAULT_MB)
     }
 }
 

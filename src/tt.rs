@@ -75,6 +75,9 @@ pub struct Entry {
     pub bound: Bound,
 }
 
+/// The table's size when nobody chose one (the UCI `Hash` option's default), in MiB.
+pub const DEFAULT_MB: usize = 16;
+
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Generations are 6 bits: they wrap, and age is measured modulo 64.
 const AGE_MASK: u8 = 0x3f;

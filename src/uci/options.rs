@@ -9,7 +9,7 @@ use super::command::{UciError, parse_number};
 use crate::search::{SWITCH_OPTIONS, SearchConfig};
 use crate::tablebase::{self, EMPTY_PATH, TbConfig};
 
-pub const HASH_DEFAULT_MB: i64 = 16;
+pub const HASH_DEFAULT_MB: i64 = crate::tt::DEFAULT_MB as i64;
 pub const HASH_MAX_MB: i64 = 65_536;
 pub const THREADS_MAX: i64 = 256;
 pub const MULTIPV_MAX: i64 = 256;
