@@ -9,8 +9,10 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::time::Instant;
 
-/// Depth of `tabas bench` without an argument.
-pub const DEFAULT_DEPTH: i32 = 7;
+/// Depth of `tabas bench` without an argument: deep enough that every rule of the
+/// search runs (singular extensions start at depth 8), so that a change to any of
+/// them changes the node count.
+pub const DEFAULT_DEPTH: i32 = 9;
 /// Table size for each bench position (MB).
 const BENCH_HASH_MB: usize = 16;
 
@@ -135,6 +137,14 @@ mod tests {
                 });
             assert!(pos.is_ok(), "{fen}");
         }
+    }
+
+    #[test]
+    fn bench_reaches_the_singular_extension_depth() {
+        // Below the root, nodes are at least one ply shallower than the iteration.
+        let params = crate::search::params::Params::default();
+        assert!(DEFAULT_DEPTH > params.se_min_depth);
+        assert!(DEFAULT_DEPTH > params.iir_min_depth);
     }
 
     #[test]
