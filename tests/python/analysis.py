@@ -20,19 +20,7 @@ import sys
 import chess
 import chess.engine
 
-
-class Warnings(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(self.format(record))
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
+from checks import Warnings, fail
 
 
 def main():

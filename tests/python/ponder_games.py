@@ -21,23 +21,11 @@ import time
 import chess
 import chess.engine
 
+from checks import Warnings, fail
+
 START_CLOCK = 2.0
 INCREMENT = 0.05
 MAX_PLIES = 40
-
-
-class Warnings(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(self.format(record))
-
-
-def fail(message):
-    print(f"FAILED: {message}")
-    sys.exit(1)
 
 
 def play_game(paths, logs):
