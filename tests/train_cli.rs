@@ -19,7 +19,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    for (args, message) in [
+    let cases: &[(&[&str], &str)] = &[
         (&[][..], "--data DIR is required"),
         (&["--data", "d"][..], "--out FILE is required"),
         (&["--data", "d", "--out"][..], "--out needs a value"),
@@ -39,16 +39,8 @@ fn bad_arguments_are_usage_errors() {
             &["--data", "d", "--out", "n", "--gpu"][..],
             "unknown argument '--gpu'",
         ),
-    ] {
-        let o = train(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
-        assert!(!stderr(&o).contains("panicked"));
-        assert!(o.stdout.is_empty());
-    }
-    let help = train(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--max-positions N"));
+    ];
+    common::tools::assert_usage_errors("train", cases, "--max-positions N");
 }
 
 #[test]

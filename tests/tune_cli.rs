@@ -18,7 +18,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    for (args, message) in [
+    let cases: &[(&[&str], &str)] = &[
         (&[][..], "--data DIR is required"),
         (&["--data"][..], "--data needs a value"),
         (
@@ -30,16 +30,8 @@ fn bad_arguments_are_usage_errors() {
             "--epochs must be a whole number",
         ),
         (&["--data", "d", "--fast"][..], "unknown argument '--fast'"),
-    ] {
-        let o = tune(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
-        assert!(!stderr(&o).contains("panicked"));
-        assert!(o.stdout.is_empty());
-    }
-    let help = tune(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--positions N"));
+    ];
+    common::tools::assert_usage_errors("tune", cases, "--positions N");
 }
 
 #[test]

@@ -25,7 +25,7 @@ fn games(name: &str, games: u64) -> PathBuf {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    for (args, message) in [
+    let cases: &[(&[&str], &str)] = &[
         (&[][..], "--data DIR is required"),
         (&["--data"][..], "--data needs a value"),
         (
@@ -33,16 +33,8 @@ fn bad_arguments_are_usage_errors() {
             "--threads must be a whole number in 1..=256",
         ),
         (&["--data", "d", "--fast"][..], "unknown argument '--fast'"),
-    ] {
-        let o = wdl_fit(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
-        assert!(!stderr(&o).contains("panicked"));
-        assert!(o.stdout.is_empty());
-    }
-    let help = wdl_fit(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&help.stdout).contains("--threads T"));
+    ];
+    common::tools::assert_usage_errors("wdl-fit", cases, "--threads T");
 }
 
 #[test]

@@ -50,3 +50,18 @@ pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
     };
     tabas::datagen::generate(&options, "test", "test", false).expect("self-play games");
 }
+
+/// `tabas TOOL` refuses each of `cases` (arguments, what stderr must say) with exit
+/// code 2 and nothing on stdout, never a panic; `--help` succeeds and mentions `help_mentions`.
+pub fn assert_usage_errors(tool_name: &str, cases: &[(&[&str], &str)], help_mentions: &str) {
+    for &(args, message) in cases {
+        let o = tool(tool_name, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+        assert!(o.stdout.is_empty());
+    }
+    let help = tool(tool_name, &["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains(help_mentions));
+}
