@@ -56,7 +56,10 @@ impl Board {
     #[inline]
     pub fn evaluate(&self) -> Score {
         match self.network {
-            Some(net) => net.evaluate(&self.accumulator, self.pos.turn()),
+            Some(net) => {
+                let pieces = self.pos.board().occupied().count();
+                net.evaluate(&self.accumulator, self.pos.turn(), pieces)
+            }
             None => crate::eval::evaluate(&self.pos),
         }
     }

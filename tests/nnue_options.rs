@@ -9,7 +9,7 @@ use common::*;
 use shakmaty::{CastlingMode, Chess};
 use std::path::PathBuf;
 use std::time::Duration;
-use tabas::nnue::{HIDDEN, INPUTS, MAGIC, QA, QB, SCALE};
+use tabas::nnue::{HIDDEN, INPUTS, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -18,8 +18,9 @@ const WAIT: Duration = Duration::from_secs(30);
 fn network_file(name: &str, seed: u64) -> PathBuf {
     let mut rng = Rng::new(seed);
     let mut bytes = MAGIC.to_vec();
-    for n in [HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
-        bytes.extend_from_slice(&n.to_le_bytes());
+    let buckets = MAX_OUTPUT_BUCKETS;
+    for n in [HIDDEN, QA as usize, QB as usize, SCALE as usize, buckets] {
+        bytes.extend_from_slice(&(n as u32).to_le_bytes());
     }
     let mut push = |bytes: &mut Vec<u8>, n: usize, max: u64| {
         for _ in 0..n {
@@ -28,8 +29,10 @@ fn network_file(name: &str, seed: u64) -> PathBuf {
         }
     };
     push(&mut bytes, INPUTS * HIDDEN + HIDDEN, 50);
-    push(&mut bytes, 2 * HIDDEN, 100);
-    bytes.extend_from_slice(&1000i32.to_le_bytes());
+    push(&mut bytes, buckets * 2 * HIDDEN, 100);
+    for _ in 0..buckets {
+        bytes.extend_from_slice(&1000i32.to_le_bytes());
+    }
     let path = tools::temp_dir("nnue", name);
     std::fs::write(&path, bytes).expect("write the network file");
     path
@@ -48,7 +51,7 @@ fn eval_of(e: &mut Engine) -> i64 {
 fn eval_file_loads_and_bad_files_keep_the_previous_network() {
     let good = network_file("good", 7);
     let bad = tools::temp_dir("nnue", "bad");
-    std::fs::write(&bad, b"TABASNN1 but cut short").unwrap();
+    std::fs::write(&bad, b"TABASNN2 but cut short").unwrap();
 
     let mut e = Engine::spawn();
     e.handshake();

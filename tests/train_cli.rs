@@ -59,13 +59,15 @@ fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
         "2",
         "--batch",
         "64",
+        "--output-buckets",
+        "4",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.starts_with("train: 3 games"), "{text}");
     assert!(text.contains("epoch   2  lr 0.001000  train "), "{text}");
     let q = QuantNet::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
-    assert_eq!(q.hidden, 16);
+    assert_eq!((q.hidden, q.buckets()), (16, 4));
     assert!(!data.join("net.nnue.tmp").exists());
 
     // No data, not data, nowhere to write: errors, not panics.

@@ -7,7 +7,9 @@
 //!   keeps the layer's sums for White's and Black's view (its [`Accumulator`]),
 //!   updated move by move in `Board::play`: a move changes two to four features.
 //! * Output: SCReLU (clamp to [0, 1], squared) of the side to move's half then
-//!   the other half, one weighted sum, times 400 for centipawns.
+//!   the other half, one weighted sum, times 400 for centipawns. The output layer
+//!   has one set of weights per bucket of material ([`output_bucket`]): an
+//!   endgame's units mean something else than an opening's.
 //!
 //! Integers throughout: hidden weights scaled by `QA`, output weights by `QB`.
 //! The file format is `src/train/`'s contract; [`Network::from_bytes`] checks
@@ -28,7 +30,16 @@ pub const QB: i32 = 64;
 /// The network's output unit, in centipawns.
 pub const SCALE: i32 = 400;
 /// The file's first bytes.
-pub const MAGIC: &[u8; 8] = b"TABASNN1";
+pub const MAGIC: &[u8; 8] = b"TABASNN2";
+/// The most output buckets a file may hold.
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included) when the
+/// net has `buckets` of them: equal slices of 2..=32 pieces, the fewest first.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.clamp(2, 32) - 2) * buckets / 31
+}
 
 /// The largest hidden weight or bias a file may hold: a bias plus 32 pieces'
 /// weights then stays within `i16`, so an accumulator cannot overflow.
@@ -49,10 +60,10 @@ pub struct Network {
     /// `feature_weights[f][h]`: feature `f`'s weight into neuron `h`.
     feature_weights: Vec<[i16; HIDDEN]>,
     feature_bias: [i16; HIDDEN],
-    /// The side to move's half, then the other side's.
-    output_weights: [[i16; HIDDEN]; 2],
-    /// Scaled by `QA · QB`.
-    output_bias: i32,
+    /// Per output bucket: the side to move's half, then the other side's.
+    output_weights: Vec<[[i16; HIDDEN]; 2]>,
+    /// Per output bucket, scaled by `QA · QB`.
+    output_bias: Vec<i32>,
 }
 
 /// The hidden layer's sums of one position, for White's and Black's view
@@ -261,15 +272,17 @@ impl Network {
         after
     }
 
-    /// The evaluation in centipawns for `to_move`, from the position's accumulator.
+    /// The evaluation in centipawns for `to_move`, from the position's accumulator
+    /// and its number of pieces.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, to_move: Color) -> Score {
+    pub fn evaluate(&self, acc: &Accumulator, to_move: Color, pieces: usize) -> Score {
+        let bucket = output_bucket(pieces, self.output_bias.len());
         let halves = [
             &acc.halves[to_move as usize],
             &acc.halves[(!to_move) as usize],
         ];
         let mut sum: i32 = 0;
-        for (half, weights) in halves.into_iter().zip(&self.output_weights) {
+        for (half, weights) in halves.into_iter().zip(&self.output_weights[bucket]) {
             for (&a, &w) in half.iter().zip(weights) {
                 // SCReLU: clamp(a)² · w, as (clamp(a) · w) · clamp(a). The first
                 // product fits in i16 (the loader bounds w), the second is widened.
@@ -277,14 +290,21 @@ impl Network {
                 sum += (c * w) as i32 * c as i32;
             }
         }
-        let out = sum / QA + self.output_bias;
+        let out = sum / QA + self.output_bias[bucket];
         (out * SCALE / (QA * QB)).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// Reads a network file (`src/train/`'s format); an error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let mut reader = Reader { bytes, at: 0 };
-        if reader.take(MAGIC.len())? != MAGIC {
+        let magic = reader.take(MAGIC.len())?;
+        if magic == b"TABASNN1" {
+            return Err(
+                "an older network format (TABASNN1, before output buckets): train it again"
+                    .to_string(),
+            );
+        }
+        if magic != MAGIC {
             return Err("not a Tabas network file (bad magic)".to_string());
         }
         let hidden = reader.u32()?;
@@ -298,6 +318,12 @@ impl Network {
             if found != expected as u32 {
                 return Err(format!("the network's {name} is {found}, not {expected}"));
             }
+        }
+        let buckets = reader.u32()? as usize;
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the network has {buckets} output buckets, not 1..={MAX_OUTPUT_BUCKETS}"
+            ));
         }
         let bounded = |name: &str, max: i32, v: i16| -> Result<i16, String> {
             if (v as i32).abs() > max {
@@ -316,16 +342,19 @@ impl Network {
         for b in &mut feature_bias {
             *b = bounded("hidden bias", MAX_HIDDEN_WEIGHT, reader.i16()?)?;
         }
-        let mut output_weights = [[0i16; HIDDEN]; 2];
-        for half in &mut output_weights {
+        let mut output_weights = vec![[[0i16; HIDDEN]; 2]; buckets];
+        for half in output_weights.iter_mut().flatten() {
             for w in half.iter_mut() {
                 *w = bounded("output weight", MAX_OUTPUT_WEIGHT, reader.i16()?)?;
             }
         }
-        let output_bias = reader.i32()?;
-        // (Bounded so that `sum / QA + bias` cannot overflow.)
-        if output_bias.abs() > i32::MAX / 4 {
-            return Err(format!("an output bias of {output_bias} is out of range"));
+        let mut output_bias = vec![0; buckets];
+        for bias in &mut output_bias {
+            *bias = reader.i32()?;
+            // (Bounded so that `sum / QA + bias` cannot overflow.)
+            if bias.abs() > i32::MAX / 4 {
+                return Err(format!("an output bias of {bias} is out of range"));
+            }
         }
         if reader.at != bytes.len() {
             return Err(format!(
@@ -407,12 +436,24 @@ pub(crate) mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 
+    /// Output buckets of the test networks.
+    const TEST_BUCKETS: usize = 8;
+    /// The header: magic, hidden size, QA, QB, SCALE, buckets.
+    const HEADER: usize = MAGIC.len() + 5 * 4;
+
     /// A network file with seeded random weights inside the loader's bounds.
     pub(crate) fn random_network_bytes(seed: u64) -> Vec<u8> {
         let mut rng = Rng::new(seed, 0);
         let mut draw = |max: i32| rng.below(2 * max as u64 + 1) as i32 - max;
         let mut bytes = MAGIC.to_vec();
-        for n in [HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+        for n in [
+            HIDDEN,
+            QA as usize,
+            QB as usize,
+            SCALE as usize,
+            TEST_BUCKETS,
+        ] {
+            let n = n as u32;
             bytes.extend_from_slice(&n.to_le_bytes());
         }
         for _ in 0..INPUTS * HIDDEN {
@@ -421,10 +462,12 @@ pub(crate) mod tests {
         for _ in 0..HIDDEN {
             bytes.extend_from_slice(&(draw(60) as i16 + 60).to_le_bytes());
         }
-        for _ in 0..2 * HIDDEN {
+        for _ in 0..TEST_BUCKETS * 2 * HIDDEN {
             bytes.extend_from_slice(&(draw(MAX_OUTPUT_WEIGHT) as i16).to_le_bytes());
         }
-        bytes.extend_from_slice(&(draw(5000)).to_le_bytes());
+        for _ in 0..TEST_BUCKETS {
+            bytes.extend_from_slice(&(draw(5000)).to_le_bytes());
+        }
         bytes
     }
 
@@ -524,23 +567,49 @@ pub(crate) mod tests {
     fn evaluation_by_hand_on_a_small_case() {
         // Only neuron 0 is used: one white king's weight and the output weights.
         let mut bytes = random_network_bytes(3);
-        let header = MAGIC.len() + 16;
-        bytes[header..].fill(0);
+        bytes[HEADER..].fill(0);
         let put = |bytes: &mut Vec<u8>, at: usize, v: i16| {
             bytes[at..at + 2].copy_from_slice(&v.to_le_bytes())
         };
         let king_e1 = feature(Color::White, Color::White.king(), Square::E1);
-        put(&mut bytes, header + 2 * (king_e1 * HIDDEN), 200);
-        let outputs = header + 2 * (INPUTS * HIDDEN + HIDDEN);
+        put(&mut bytes, HEADER + 2 * (king_e1 * HIDDEN), 200);
+        let outputs = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN);
+        // Bucket 0 (2 to 5 pieces) and bucket 7 (30 to 32 pieces), unit 0 of the
+        // side to move's half.
         put(&mut bytes, outputs, 100);
+        put(&mut bytes, outputs + 2 * (7 * 2 * HIDDEN), -50);
         let net = Network::from_bytes(&bytes).unwrap();
         // (The black king on d8: on e8 it would be Black's own "king on e1".)
         let pos = parse_fen("3k4/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
         let acc = net.refresh(pos.board());
         // White to move: 200² · 100 / QA = 15686 (truncated), · 400 / (QA · QB).
-        assert_eq!(net.evaluate(&acc, Color::White), 15686 * 400 / (255 * 64));
+        assert_eq!(
+            net.evaluate(&acc, Color::White, 2),
+            15686 * 400 / (255 * 64)
+        );
+        // The same sums read through bucket 7's weights: −50 instead of 100.
+        assert_eq!(
+            net.evaluate(&acc, Color::White, 32),
+            -(15686 / 2) * 400 / (255 * 64)
+        );
+        // Buckets 1 to 6 have no weights: zero.
+        assert_eq!(net.evaluate(&acc, Color::White, 16), 0);
         // Black to move: Black's half holds the black king, whose feature is unset.
-        assert_eq!(net.evaluate(&acc, Color::Black), 0);
+        assert_eq!(net.evaluate(&acc, Color::Black, 2), 0);
+    }
+
+    #[test]
+    fn output_buckets_split_the_material_evenly() {
+        assert_eq!(output_bucket(32, 1), 0);
+        assert_eq!(output_bucket(2, 1), 0);
+        let eight: Vec<usize> = (0..=32).map(|p| output_bucket(p, 8)).collect();
+        // 0 to 5 pieces, then about four pieces a bucket, 30 to 32 pieces last.
+        assert_eq!(&eight[..6], &[0; 6]);
+        assert_eq!((eight[6], eight[29], eight[30], eight[32]), (1, 6, 7, 7));
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        for buckets in 1..=MAX_OUTPUT_BUCKETS {
+            assert_eq!(output_bucket(40, buckets), buckets - 1);
+        }
     }
 
     #[test]
@@ -563,11 +632,19 @@ pub(crate) mod tests {
         let mut wrong_qa = good.clone();
         wrong_qa[12..16].copy_from_slice(&127u32.to_le_bytes());
         refused(&wrong_qa, "QA");
+        for buckets in [0u32, 9] {
+            let mut wrong_buckets = good.clone();
+            wrong_buckets[24..28].copy_from_slice(&buckets.to_le_bytes());
+            refused(&wrong_buckets, "output buckets");
+        }
+        let mut older = good.clone();
+        older[..8].copy_from_slice(b"TABASNN1");
+        refused(&older, "older network format");
         let mut big_weight = good.clone();
-        big_weight[24..26].copy_from_slice(&2000i16.to_le_bytes());
+        big_weight[HEADER..HEADER + 2].copy_from_slice(&2000i16.to_le_bytes());
         refused(&big_weight, "hidden weight");
         let mut big_output = good.clone();
-        let at = good.len() - 4 - 2;
+        let at = good.len() - 4 * TEST_BUCKETS - 2;
         big_output[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
         refused(&big_output, "output weight");
     }

@@ -60,7 +60,7 @@ impl AdamW {
             w: Moments::new(net.w.len()),
             b: Moments::new(net.b.len()),
             v: Moments::new(net.v.len()),
-            c0: Moments::new(1),
+            c0: Moments::new(net.c0.len()),
             steps: 0,
             output_frozen: false,
         }
@@ -85,9 +85,15 @@ impl AdamW {
         if !self.output_frozen {
             update(&mut net.v, &gradient.v, &mut self.v, s, decay, CLIP);
         }
-        // The output bias is an i32 in the net file: no limit needed.
-        let c0 = std::slice::from_mut(&mut net.c0);
-        update(c0, &[gradient.c0], &mut self.c0, s, 0.0, f32::INFINITY);
+        // The output biases are i32 in the net file: no limit needed.
+        update(
+            &mut net.c0,
+            &gradient.c0,
+            &mut self.c0,
+            s,
+            0.0,
+            f32::INFINITY,
+        );
     }
 }
 
@@ -114,12 +120,12 @@ mod tests {
     #[test]
     fn it_finds_the_bottom_of_a_bowl_within_the_clip() {
         // loss = Σ (p − target)² over the output weights; one target past the clip.
-        let mut net = FloatNet::new(8, 1);
+        let mut net = FloatNet::new(8, 1, 1);
         let targets: Vec<f32> = (0..16).map(|i| i as f32 / 8.0 - 1.0).collect();
         let mut far = targets.clone();
         far[0] = -5.0;
         let mut adam = AdamW::new(&net);
-        let mut g = Gradient::new(8);
+        let mut g = Gradient::new(8, 1);
         for _ in 0..3000 {
             for ((g, p), t) in g.v.iter_mut().zip(&net.v).zip(&far) {
                 *g = 2.0 * (p - t);
@@ -133,17 +139,17 @@ mod tests {
         // Without gradient only the weights decay, not the biases.
         let before = net.clone();
         net.b.fill(0.5);
-        adam.step(&mut net, &Gradient::new(8), 0.1, 0.5);
+        adam.step(&mut net, &Gradient::new(8, 1), 0.1, 0.5);
         assert!(net.b.iter().all(|&b| b == 0.5));
         assert!(net.w[0].abs() < before.w[0].abs() || before.w[0] == 0.0);
         // Frozen output weights do not move, the rest still does.
         adam.freeze_output();
-        let (v, c0) = (net.v.clone(), net.c0);
-        let mut g = Gradient::new(8);
+        let (v, c0) = (net.v.clone(), net.c0[0]);
+        let mut g = Gradient::new(8, 1);
         g.v.fill(1.0);
-        g.c0 = 1.0;
+        g.c0[0] = 1.0;
         adam.step(&mut net, &g, 0.1, 0.5);
         assert_eq!(net.v, v);
-        assert!(net.c0 < c0);
+        assert!(net.c0[0] < c0);
     }
 }

@@ -79,6 +79,10 @@ mod tests {
     use crate::datagen::format::GameResult;
     use crate::train::net::tests::playout_positions;
 
+    fn bits(x: &[f32]) -> Vec<u32> {
+        x.iter().map(|x| x.to_bits()).collect()
+    }
+
     #[test]
     fn the_gradient_is_the_same_bits_with_any_threads() {
         let positions: Vec<Packed> = playout_positions(3 * CHUNK + 100, 9)
@@ -86,10 +90,11 @@ mod tests {
             .enumerate()
             .map(|(i, p)| Packed::new(p, (i % 300) as i16 - 150, GameResult::Draw).unwrap())
             .collect();
-        let net = FloatNet::new(16, 4);
+        let net = FloatNet::new(16, 8, 4);
         let run = |threads: usize| {
-            let mut workspaces: Vec<Workspace> = (0..threads).map(|_| Workspace::new(16)).collect();
-            let mut total = Gradient::new(16);
+            let mut workspaces: Vec<Workspace> =
+                (0..threads).map(|_| Workspace::new(16, 8)).collect();
+            let mut total = Gradient::new(16, 8);
             // Twice, so that reused buffers are seen to be cleared.
             batch_gradient(&net, &positions[..CHUNK], 0.5, &mut workspaces, &mut total);
             let loss = batch_gradient(&net, &positions, 0.5, &mut workspaces, &mut total);
@@ -100,13 +105,13 @@ mod tests {
             let (l, g) = run(threads);
             assert_eq!(loss.to_bits(), l.to_bits(), "{threads} threads");
             assert_eq!(
-                (&one.w, &one.b, &one.v, one.c0.to_bits()),
-                (&g.w, &g.b, &g.v, g.c0.to_bits()),
+                (&one.w, &one.b, &one.v, bits(&one.c0)),
+                (&g.w, &g.b, &g.v, bits(&g.c0)),
                 "{threads} threads"
             );
         }
         // The sum of the chunks is the gradient of the mean loss of the batch.
-        let mut ws = Workspace::new(16);
+        let mut ws = Workspace::new(16, 8);
         let scale = 1.0 / positions.len() as f32;
         let plain = add_gradient(&net, &positions, 0.5, scale, &mut ws);
         assert!((plain - loss).abs() < 1e-9 * plain.abs().max(1.0));

@@ -45,6 +45,7 @@ pub const USAGE: &str =
   --data DIR          a tabas datagen folder (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
+  --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
   --epochs E          passes over the training positions (default 12); for the last
                       quarter of them the learning rate is cut by 10 and the output
                       weights stay fixed on the net file's grid (exact in the file)
@@ -61,6 +62,7 @@ pub const USAGE: &str =
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     pub hidden: usize,
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f64,
@@ -73,8 +75,11 @@ pub struct Settings {
 
 // The defaults (each also written in `USAGE`).
 /// A first network for an engine that evaluates from scratch or incrementally on
-/// one core: 128 accumulator entries a perspective, a 197 KB file.
+/// one core: 128 accumulator entries a perspective, a 200 KB file.
 const DEFAULT_HIDDEN: usize = 128;
+/// One output layer for each quarter-ish of the material (about 4 pieces): the
+/// usual choice of small nets, and what measured best (README, "The network").
+const DEFAULT_BUCKETS: usize = 8;
 /// With `DEFAULT_BATCH`, about 3,000 steps on a million positions; the validation
 /// loss (λ = 0) was still falling slowly at 12 epochs on 8,657 games.
 const DEFAULT_EPOCHS: usize = 12;
@@ -113,6 +118,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             hidden: DEFAULT_HIDDEN,
+            buckets: DEFAULT_BUCKETS,
             epochs: DEFAULT_EPOCHS,
             batch: DEFAULT_BATCH,
             lr: DEFAULT_LR,
@@ -140,6 +146,9 @@ impl Settings {
                 quant::MAX_HIDDEN,
                 s.hidden
             ));
+        }
+        if !(1..=crate::nnue::MAX_OUTPUT_BUCKETS).contains(&s.buckets) {
+            return bad("--output-buckets must be in 1..=8");
         }
         if s.epochs == 0 || s.batch == 0 || s.threads == 0 || s.max_positions == 0 {
             return bad("--epochs, --batch, --threads and --max-positions must be at least 1");
@@ -189,6 +198,9 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--data" => data.push(PathBuf::from(value()?)),
             "--out" => out = Some(PathBuf::from(value()?)),
             "--hidden" => s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?,
+            "--output-buckets" => {
+                s.buckets = whole(flag, value()?, 1..=crate::nnue::MAX_OUTPUT_BUCKETS)?
+            }
             "--epochs" => s.epochs = whole(flag, value()?, 1..=100_000)?,
             "--batch" => s.batch = whole(flag, value()?, 1..=1 << 24)?,
             "--lr" => s.lr = real(flag, value()?, 1e-7..=1.0)?,
@@ -258,10 +270,12 @@ pub fn train(
     ));
 
     let lambda = s.lambda as f32;
-    let mut net = FloatNet::new(s.hidden, s.seed);
+    let mut net = FloatNet::new(s.hidden, s.buckets, s.seed);
     let mut adam = AdamW::new(&net);
-    let mut workspaces: Vec<Workspace> = (0..s.threads).map(|_| Workspace::new(s.hidden)).collect();
-    let mut gradient = Gradient::new(s.hidden);
+    let mut workspaces: Vec<Workspace> = (0..s.threads)
+        .map(|_| Workspace::new(s.hidden, s.buckets))
+        .collect();
+    let mut gradient = Gradient::new(s.hidden, s.buckets);
     let mut shuffler = Rng::new(s.seed, SHUFFLE_STREAM);
     for epoch in 1..=s.epochs {
         let started = Instant::now();
@@ -406,10 +420,12 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
     match train(&games, &options.settings, out, &mut save) {
         Ok(net) => {
             out(&format!(
-                "train: done; {} holds the net of the last epoch ({} hidden units, {} bytes)",
+                "train: done; {} holds the net of the last epoch ({} hidden units, {} output \
+                 buckets, {} bytes)",
                 options.out.display(),
                 net.hidden,
-                quant::file_len(net.hidden)
+                net.buckets(),
+                quant::file_len(net.hidden, net.buckets())
             ));
             ExitCode::SUCCESS
         }
@@ -434,7 +450,7 @@ pub(crate) mod tests {
     #[test]
     fn options_parse_with_defaults_and_reject_nonsense() {
         let o = parse_options(&args(
-            "--data a --data b --out n.bin --hidden 64 --threads 2",
+            "--data a --data b --out n.bin --hidden 64 --threads 2 --output-buckets 1",
         ))
         .unwrap();
         assert_eq!(o.data, vec![PathBuf::from("a"), PathBuf::from("b")]);
@@ -443,6 +459,7 @@ pub(crate) mod tests {
             o.settings,
             Settings {
                 hidden: 64,
+                buckets: 1,
                 threads: 2,
                 ..Settings::default()
             }
@@ -467,6 +484,7 @@ pub(crate) mod tests {
         );
         for default in [
             format!("(default {DEFAULT_HIDDEN})"),
+            format!("(default {DEFAULT_BUCKETS})"),
             format!("(default {DEFAULT_EPOCHS})"),
             format!("(default {DEFAULT_BATCH})"),
             format!("(default {DEFAULT_LR})"),
@@ -484,6 +502,14 @@ pub(crate) mod tests {
             ("--data d --out n --hidden 0", "--hidden must be"),
             ("--data d --out n --hidden 2048", "--hidden must be"),
             ("--data d --out n --hidden many", "--hidden must be"),
+            (
+                "--data d --out n --output-buckets 0",
+                "--output-buckets must be",
+            ),
+            (
+                "--data d --out n --output-buckets 9",
+                "--output-buckets must be",
+            ),
             ("--data d --out n --epochs 0", "--epochs must be"),
             ("--data d --out n --batch -1", "--batch must be"),
             ("--data d --out n --lr 0", "--lr must be"),
@@ -632,7 +658,7 @@ pub(crate) mod tests {
 
         let split = data::split(&games, usize::MAX, settings.seed, 1).unwrap();
         assert!(split.training.len() > 2000, "{:?}", split.counts);
-        let start = FloatNet::new(settings.hidden, settings.seed);
+        let start = FloatNet::new(settings.hidden, settings.buckets, settings.seed);
         for set in [&split.training, &split.validation] {
             let before = mean_loss(&start, set, 0.5, 1).unwrap();
             let after = mean_loss(&net, set, 0.5, 1).unwrap();
@@ -667,7 +693,7 @@ pub(crate) mod tests {
     /// Each parameter's bits: equal nets to the last bit (−0 ≠ +0).
     fn bits(net: &FloatNet) -> Vec<u32> {
         let all = net.w.iter().chain(&net.b).chain(&net.v);
-        all.chain([&net.c0]).map(|x| x.to_bits()).collect()
+        all.chain(&net.c0).map(|x| x.to_bits()).collect()
     }
 
     #[test]

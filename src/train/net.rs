@@ -1,6 +1,9 @@
 //! The network in floating point, as the trainer fits it: 768 inputs a
 //! perspective → `hidden` SCReLU units (one weight matrix for both perspectives)
-//! → one output from both perspectives' units, the side to move's first.
+//! → one output from both perspectives' units, the side to move's first, with
+//! the output weights of the position's bucket of material
+//! ([`crate::nnue::output_bucket`]; the number of pieces is the number of active
+//! features of a perspective).
 //!
 //! Its forward pass, its loss on packed positions and the loss's gradient. Each
 //! inner loop runs over one contiguous row of `hidden` numbers, so that the
@@ -10,6 +13,7 @@
 use super::data::{MAX_PIECES, Packed, features_of};
 use super::quant::{FEATURES, SCALE};
 use crate::datagen::rng::Rng;
+use crate::nnue::output_bucket;
 use shakmaty::Chess;
 
 /// Partial sums of a row reduction: the hidden size is a multiple of it.
@@ -25,15 +29,16 @@ const INIT_STREAM: u64 = u64::MAX - 3;
 const TYPICAL_ACTIVE: f32 = 32.0;
 
 /// The float network. Weight layout as in the net file: `w[f * hidden + h]` is the
-/// weight from feature `f` to unit `h`; `v[..hidden]` weighs the side to move's
-/// units, `v[hidden..]` the other side's.
+/// weight from feature `f` to unit `h`; bucket `k`'s output weights are
+/// `v[2k·hidden..2(k+1)·hidden]`, the side to move's units first, and its bias
+/// is `c0[k]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
     pub w: Vec<f32>,
     pub b: Vec<f32>,
     pub v: Vec<f32>,
-    pub c0: f32,
+    pub c0: Vec<f32>,
 }
 
 /// Squared clipped ReLU: smooth enough to learn with, and exact in integers
@@ -50,11 +55,11 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl FloatNet {
-    /// A network with `hidden` units, initialised from `seed`: input weights
-    /// uniform in ±1/√`TYPICAL_ACTIVE`, output weights uniform in ±1/√(2·hidden)
-    /// (the usual scale for that many inputs: the first evaluations are tens of
-    /// centipawns, not thousands), biases zero.
-    pub fn new(hidden: usize, seed: u64) -> FloatNet {
+    /// A network with `hidden` units and `buckets` output buckets, initialised
+    /// from `seed`: input weights uniform in ±1/√`TYPICAL_ACTIVE`, output weights
+    /// uniform in ±1/√(2·hidden) (the usual scale for that many inputs: the first
+    /// evaluations are tens of centipawns, not thousands), biases zero.
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed, INIT_STREAM);
         let mut uniform = |limit: f32| {
             // 24 random bits: every value an f32 in [0, 1) can hold evenly spaced.
@@ -67,9 +72,20 @@ impl FloatNet {
             hidden,
             w: (0..FEATURES * hidden).map(|_| uniform(input)).collect(),
             b: vec![0.0; hidden],
-            v: (0..2 * hidden).map(|_| uniform(output)).collect(),
-            c0: 0.0,
+            v: (0..buckets * 2 * hidden).map(|_| uniform(output)).collect(),
+            c0: vec![0.0; buckets],
         }
+    }
+
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.c0.len()
+    }
+
+    /// The output bucket of a position with `pieces` pieces.
+    #[inline]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces, self.buckets())
     }
 
     /// The evaluation of `pos` in centipawns, side to move's view.
@@ -84,7 +100,7 @@ impl FloatNet {
         let (mut acc_ours, mut acc_theirs) = (vec![0.0; self.hidden], vec![0.0; self.hidden]);
         self.accumulate(ours, &mut acc_ours);
         self.accumulate(theirs, &mut acc_theirs);
-        self.output(&acc_ours, &acc_theirs) * SCALE as f32
+        self.output(&acc_ours, &acc_theirs, self.bucket(ours.len())) * SCALE as f32
     }
 
     /// `acc` = the hidden layer's input for the active `features`.
@@ -100,10 +116,18 @@ impl FloatNet {
         }
     }
 
-    /// The output (before ×SCALE) from both perspectives' accumulators.
+    /// Output bucket `bucket`'s weights: the side to move's half, the other's.
     #[inline]
-    fn output(&self, ours: &[f32], theirs: &[f32]) -> f32 {
-        let (v_ours, v_theirs) = self.v.split_at(self.hidden);
+    fn output_weights(&self, bucket: usize) -> (&[f32], &[f32]) {
+        let n = self.hidden;
+        self.v[2 * n * bucket..2 * n * (bucket + 1)].split_at(n)
+    }
+
+    /// The output (before ×SCALE) from both perspectives' accumulators, through
+    /// output bucket `bucket`.
+    #[inline]
+    fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
+        let (v_ours, v_theirs) = self.output_weights(bucket);
         let mut lanes = [0.0f32; LANES];
         for (acc, v) in [(ours, v_ours), (theirs, v_theirs)] {
             for (a, v) in acc.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
@@ -112,7 +136,7 @@ impl FloatNet {
                 }
             }
         }
-        lanes.iter().sum::<f32>() + self.c0
+        lanes.iter().sum::<f32>() + self.c0[bucket]
     }
 }
 
@@ -123,17 +147,17 @@ pub struct Gradient {
     pub w: Vec<f32>,
     pub b: Vec<f32>,
     pub v: Vec<f32>,
-    pub c0: f32,
+    pub c0: Vec<f32>,
     touched: [u64; ROW_WORDS],
 }
 
 impl Gradient {
-    pub fn new(hidden: usize) -> Gradient {
+    pub fn new(hidden: usize, buckets: usize) -> Gradient {
         Gradient {
             w: vec![0.0; FEATURES * hidden],
             b: vec![0.0; hidden],
-            v: vec![0.0; 2 * hidden],
-            c0: 0.0,
+            v: vec![0.0; buckets * 2 * hidden],
+            c0: vec![0.0; buckets],
             touched: [0; ROW_WORDS],
         }
     }
@@ -156,7 +180,7 @@ impl Gradient {
         self.touched = [0; ROW_WORDS];
         self.b.fill(0.0);
         self.v.fill(0.0);
-        self.c0 = 0.0;
+        self.c0.fill(0.0);
     }
 
     /// `self += other`, element by element.
@@ -174,10 +198,14 @@ impl Gradient {
         for (s, o) in self.b.iter_mut().zip(&other.b) {
             *s += o;
         }
-        for (s, o) in self.v.iter_mut().zip(&other.v) {
+        for (s, o) in self
+            .v
+            .iter_mut()
+            .chain(&mut self.c0)
+            .zip(other.v.iter().chain(&other.c0))
+        {
             *s += o;
         }
-        self.c0 += other.c0;
     }
 
     #[inline]
@@ -200,9 +228,9 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    pub fn new(hidden: usize) -> Workspace {
+    pub fn new(hidden: usize, buckets: usize) -> Workspace {
         Workspace {
-            gradient: Gradient::new(hidden),
+            gradient: Gradient::new(hidden, buckets),
             acc_ours: vec![0.0; hidden],
             acc_theirs: vec![0.0; hidden],
             delta_ours: vec![0.0; hidden],
@@ -217,7 +245,7 @@ impl Workspace {
 fn predict(net: &FloatNet, ours: &[u16], theirs: &[u16], ws: &mut Workspace) -> f32 {
     net.accumulate(ours, &mut ws.acc_ours);
     net.accumulate(theirs, &mut ws.acc_theirs);
-    sigmoid(net.output(&ws.acc_ours, &ws.acc_theirs))
+    sigmoid(net.output(&ws.acc_ours, &ws.acc_theirs, net.bucket(ours.len())))
 }
 
 /// The summed loss, (prediction − target)², of `positions` (f64: millions of
@@ -225,7 +253,7 @@ fn predict(net: &FloatNet, ours: &[u16], theirs: &[u16], ws: &mut Workspace) -> 
 pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
     // Only the forward pass: no gradient to hold.
     let mut ws = Workspace {
-        gradient: Gradient::new(0),
+        gradient: Gradient::new(0, 0),
         acc_ours: vec![0.0; net.hidden],
         acc_theirs: vec![0.0; net.hidden],
         delta_ours: Vec::new(),
@@ -261,9 +289,11 @@ pub fn add_gradient(
         loss += (error * error) as f64;
         // d loss / d output: through the square and the sigmoid.
         let g = 2.0 * error * prediction * (1.0 - prediction) * scale;
-        ws.gradient.c0 += g;
-        let (v_ours, v_theirs) = net.v.split_at(n);
-        let (gv_ours, gv_theirs) = ws.gradient.v.split_at_mut(n);
+        let bucket = net.bucket(ours.len());
+        ws.gradient.c0[bucket] += g;
+        let (v_ours, v_theirs) = net.output_weights(bucket);
+        let (gv_ours, gv_theirs) =
+            ws.gradient.v[2 * n * bucket..2 * n * (bucket + 1)].split_at_mut(n);
         for (acc, v, gv, delta) in [
             (&ws.acc_ours, v_ours, gv_ours, &mut ws.delta_ours),
             (&ws.acc_theirs, v_theirs, gv_theirs, &mut ws.delta_theirs),
@@ -326,7 +356,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_colour_flipped_position_evaluates_the_same() {
-        let net = FloatNet::new(32, 5);
+        let net = FloatNet::new(32, 8, 5);
         for p in playout_positions(40, 1) {
             let m = crate::position::mirrored(&p);
             let (a, b) = (net.evaluate_cp(&p), net.evaluate_cp(&m));
@@ -344,10 +374,10 @@ pub(crate) mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
-        let mut net = FloatNet::new(8, 2);
+        let mut net = FloatNet::new(8, 2, 2);
         // Larger output weights than at the start, so that every part matters.
         net.v.iter_mut().for_each(|v| *v *= 4.0);
-        net.c0 = 0.1;
+        net.c0 = vec![0.1, -0.2];
         let positions: Vec<Packed> = playout_positions(12, 3)
             .iter()
             .enumerate()
@@ -358,7 +388,7 @@ pub(crate) mod tests {
             .collect();
         let lambda = 0.3;
         let scale = 1.0 / positions.len() as f32;
-        let mut ws = Workspace::new(8);
+        let mut ws = Workspace::new(8, 2);
         add_gradient(&net, &positions, lambda, scale, &mut ws);
         let analytic = ws.gradient;
         let mean_loss = |net: &FloatNet| loss_sum(net, &positions, lambda) / positions.len() as f64;
@@ -380,11 +410,22 @@ pub(crate) mod tests {
         let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
         positions[0].features(&mut ours, &mut theirs);
         let mut sizes = Vec::new();
-        sizes.push(check("c0", &|n| &mut n.c0, analytic.c0));
+        // Both output buckets (up to 17 pieces, from 18) occur in the positions.
+        let buckets: Vec<usize> = positions
+            .iter()
+            .map(|p| net.bucket(p.features(&mut ours.clone(), &mut theirs.clone())))
+            .collect();
+        assert!(buckets.contains(&0) && buckets.contains(&1), "{buckets:?}");
+        for k in 0..2 {
+            sizes.push(check("c0", &|n| &mut n.c0[k], analytic.c0[k]));
+        }
         for h in [0, 3, 7] {
             sizes.push(check("b", &|n| &mut n.b[h], analytic.b[h]));
-            sizes.push(check("v ours", &|n| &mut n.v[h], analytic.v[h]));
-            sizes.push(check("v theirs", &|n| &mut n.v[8 + h], analytic.v[8 + h]));
+            for k in [0, 16] {
+                let (us, them) = (k + h, k + 8 + h);
+                sizes.push(check("v ours", &|n| &mut n.v[us], analytic.v[us]));
+                sizes.push(check("v theirs", &|n| &mut n.v[them], analytic.v[them]));
+            }
             for f in [ours[0], ours[5], theirs[2]] {
                 let i = f as usize * 8 + h;
                 sizes.push(check("w", &|n| &mut n.w[i], analytic.w[i]));

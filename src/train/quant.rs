@@ -3,17 +3,20 @@
 //! the float network is checked.
 //!
 //! ```text
-//! 8 bytes  magic b"TABASNN1"
+//! 8 bytes  magic b"TABASNN2"
 //! u32      N (hidden size)      u32  QA (255)      u32  QB (64)      u32  SCALE (400)
+//! u32      K (output buckets, 1..=8)
 //! i16 × 768·N   round(W · QA), feature-major (W[f*N + h])
 //! i16 × N       round(b · QA)
-//! i16 × 2N      round(V · QB): the side to move's half, then the other side's
-//! i32           round(c0 · QA · QB)
+//! i16 × K·2N    round(V · QB), bucket by bucket: the side to move's half, then
+//!               the other side's
+//! i32 × K       round(c0 · QA · QB), bucket by bucket
 //! ```
 //!
-//! All little-endian. The engine evaluates, in integers:
-//! `acc = b + Σ W` per perspective, `s = Σ clamp(acc_us, 0, QA)² · V[h] +
-//! Σ clamp(acc_them, 0, QA)² · V[N + h]`, `out = s / QA + c0`, and
+//! All little-endian. The engine evaluates, in integers, with `k` the output
+//! bucket of the position's number of pieces (`crate::nnue::output_bucket`):
+//! `acc = b + Σ W` per perspective, `s = Σ clamp(acc_us, 0, QA)² · V[2kN + h] +
+//! Σ clamp(acc_them, 0, QA)² · V[2kN + N + h]`, `out = s / QA + c0[k]`, and
 //! `eval = out · SCALE / (QA · QB)` centipawns.
 
 use super::data::features_of;
@@ -23,14 +26,15 @@ use shakmaty::Chess;
 // The file's constants are the engine's (`src/nnue/mod.rs`), which also bounds
 // the integer sums: the engine takes 128 hidden units, where an `i32` sum cannot
 // overflow; `QuantNet` sums in `i64` for any size.
-pub use crate::nnue::{INPUTS as FEATURES, MAGIC, QA, QB, SCALE};
+use crate::nnue::output_bucket;
+pub use crate::nnue::{INPUTS as FEATURES, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 /// The hidden sizes a file may hold: multiples of `HIDDEN_STEP` (whole vector
 /// registers for the engine and the trainer) in `MIN_HIDDEN..=MAX_HIDDEN`.
 pub const MIN_HIDDEN: usize = 8;
 pub const MAX_HIDDEN: usize = 1024;
 pub const HIDDEN_STEP: usize = 8;
-/// Header: magic and four `u32`.
-const HEADER: usize = 8 + 4 * 4;
+/// Header: magic and five `u32`.
+const HEADER: usize = 8 + 5 * 4;
 
 /// The network as the engine holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +43,8 @@ pub struct QuantNet {
     pub w: Vec<i16>,
     pub b: Vec<i16>,
     pub v: Vec<i16>,
-    pub c0: i32,
+    /// One bias per output bucket.
+    pub c0: Vec<i32>,
 }
 
 /// `x · unit`, rounded to the nearest integer (halves away from zero) and held
@@ -57,23 +62,43 @@ impl QuantNet {
             w: net.w.iter().map(|&x| to_i16(x, QA)).collect(),
             b: net.b.iter().map(|&x| to_i16(x, QA)).collect(),
             v: net.v.iter().map(|&x| to_i16(x, QB)).collect(),
-            c0: (net.c0 as f64 * (QA * QB) as f64)
-                .round()
-                .clamp(i32::MIN as f64, i32::MAX as f64) as i32,
+            c0: net
+                .c0
+                .iter()
+                .map(|&c| {
+                    (c as f64 * (QA * QB) as f64)
+                        .round()
+                        .clamp(i32::MIN as f64, i32::MAX as f64) as i32
+                })
+                .collect(),
         }
+    }
+
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.c0.len()
     }
 
     /// The net file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden));
+        let mut out = Vec::with_capacity(file_len(self.hidden, self.buckets()));
         out.extend_from_slice(MAGIC);
-        for n in [self.hidden as u32, QA as u32, QB as u32, SCALE as u32] {
+        let buckets = self.buckets() as u32;
+        for n in [
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            buckets,
+        ] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         for x in self.w.iter().chain(&self.b).chain(&self.v) {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        out.extend_from_slice(&self.c0.to_le_bytes());
+        for c in &self.c0 {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
         out
     }
 
@@ -97,25 +122,39 @@ impl QuantNet {
                 "QA, QB, SCALE are {units:?}, not ({QA}, {QB}, {SCALE})"
             ));
         }
-        if bytes.len() != file_len(hidden) {
+        let buckets = u32_at(24) as usize;
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return Err(format!(
-                "{} bytes, but a net of {hidden} hidden units takes {}",
-                bytes.len(),
-                file_len(hidden)
+                "{buckets} output buckets, not 1..={MAX_OUTPUT_BUCKETS}"
             ));
         }
-        let mut i16s = bytes[HEADER..bytes.len() - 4]
+        if bytes.len() != file_len(hidden, buckets) {
+            return Err(format!(
+                "{} bytes, but a net of {hidden} hidden units and {buckets} output buckets \
+                 takes {}",
+                bytes.len(),
+                file_len(hidden, buckets)
+            ));
+        }
+        let biases = bytes.len() - 4 * buckets;
+        let mut i16s = bytes[HEADER..biases]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| i16s.by_ref().take(n).collect::<Vec<i16>>();
-        let (w, b, v) = (take(FEATURES * hidden), take(hidden), take(2 * hidden));
-        let c0 = bytes.len() - 4;
+        let (w, b, v) = (
+            take(FEATURES * hidden),
+            take(hidden),
+            take(buckets * 2 * hidden),
+        );
         Ok(QuantNet {
             hidden,
             w,
             b,
             v,
-            c0: i32::from_le_bytes([bytes[c0], bytes[c0 + 1], bytes[c0 + 2], bytes[c0 + 3]]),
+            c0: bytes[biases..]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
         })
     }
 
@@ -151,7 +190,8 @@ impl QuantNet {
     /// 1/(QA·QB) (an `i64` here; the engine's sum must not overflow either).
     fn output(&self, ours: &[u16], theirs: &[u16]) -> i64 {
         let (us, them) = (self.accumulator(ours), self.accumulator(theirs));
-        let (v_us, v_them) = self.v.split_at(self.hidden);
+        let (n, bucket) = (self.hidden, output_bucket(ours.len(), self.buckets()));
+        let (v_us, v_them) = self.v[2 * n * bucket..2 * n * (bucket + 1)].split_at(n);
         let mut sum: i64 = 0;
         for (acc, v) in [(&us, v_us), (&them, v_them)] {
             for (&a, &v) in acc.iter().zip(v) {
@@ -159,13 +199,13 @@ impl QuantNet {
                 sum += c * c * v as i64;
             }
         }
-        sum / QA as i64 + self.c0 as i64
+        sum / QA as i64 + self.c0[bucket] as i64
     }
 }
 
-/// The length of the file of a net with `hidden` units.
-pub fn file_len(hidden: usize) -> usize {
-    HEADER + 2 * (FEATURES * hidden + hidden + 2 * hidden) + 4
+/// The length of the file of a net with `hidden` units and `buckets` output buckets.
+pub fn file_len(hidden: usize, buckets: usize) -> usize {
+    HEADER + 2 * (FEATURES * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 impl FloatNet {
@@ -193,27 +233,34 @@ mod tests {
 
     #[test]
     fn the_file_has_the_contracts_layout_and_reads_back() {
-        let mut net = FloatNet::new(8, 3);
+        let mut net = FloatNet::new(8, 2, 3);
         net.w[0] = 0.5; // 127.5 → 128
         net.w[1] = -0.5; // → −128
         net.w[8 * 5 + 2] = 1.98; // feature 5, unit 2: 504.9 → 505
         net.b[7] = -0.1; // → −25.5 → −26
         net.v[0] = 1.0; // → 64
         net.v[15] = -1.98; // → −126.72 → −127
-        net.c0 = 0.25; // → 4080
+        net.v[16 + 3] = 0.5; // bucket 1, unit 3 of the side to move: 32
+        net.c0 = vec![0.25, -0.5]; // → 4080, −8160
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), 8 + 16 + 2 * (768 * 8 + 8 + 16) + 4);
-        assert_eq!(&bytes[..8], b"TABASNN1");
+        assert_eq!(bytes.len(), 8 + 20 + 2 * (768 * 8 + 8 + 2 * 16) + 2 * 4);
+        assert_eq!(bytes.len(), file_len(8, 2));
+        assert_eq!(&bytes[..8], b"TABASNN2");
         assert_eq!(
-            &bytes[8..24],
-            &[8, 0, 0, 0, 255, 0, 0, 0, 64, 0, 0, 0, 144, 1, 0, 0]
+            &bytes[8..28],
+            &[
+                8, 0, 0, 0, 255, 0, 0, 0, 64, 0, 0, 0, 144, 1, 0, 0, 2, 0, 0, 0
+            ]
         );
-        let i16_at = |i: usize| i16::from_le_bytes([bytes[24 + 2 * i], bytes[25 + 2 * i]]);
+        let i16_at = |i: usize| i16::from_le_bytes([bytes[28 + 2 * i], bytes[29 + 2 * i]]);
         assert_eq!((i16_at(0), i16_at(1), i16_at(42)), (128, -128, 505));
         let b = 768 * 8;
         assert_eq!(i16_at(b + 7), -26);
         assert_eq!((i16_at(b + 8), i16_at(b + 8 + 15)), (64, -127));
-        assert_eq!(&bytes[bytes.len() - 4..], &4080i32.to_le_bytes());
+        assert_eq!(i16_at(b + 8 + 16 + 3), 32);
+        let end = bytes.len();
+        assert_eq!(&bytes[end - 8..end - 4], &4080i32.to_le_bytes());
+        assert_eq!(&bytes[end - 4..], &(-8160i32).to_le_bytes());
 
         let q = QuantNet::from_bytes(&bytes).unwrap();
         assert_eq!(q, QuantNet::from_float(&net));
@@ -228,6 +275,11 @@ mod tests {
         let mut odd = bytes.clone();
         odd[8] = 12;
         assert!(QuantNet::from_bytes(&odd).is_err());
+        for buckets in [0, 3, 9] {
+            let mut other = bytes.clone();
+            other[24] = buckets;
+            assert!(QuantNet::from_bytes(&other).is_err(), "{buckets} buckets");
+        }
         let mut magic = bytes;
         magic[0] = b'X';
         assert!(QuantNet::from_bytes(&magic).unwrap_err().contains("magic"));
@@ -237,7 +289,7 @@ mod tests {
     fn the_integer_evaluation_follows_the_float_one() {
         // A net whose weights are exact in integers: only the engine's divisions
         // (truncating) differ from the float evaluation.
-        let mut exact = FloatNet::new(16, 8);
+        let mut exact = FloatNet::new(16, 8, 8);
         exact
             .w
             .iter_mut()
@@ -246,11 +298,11 @@ mod tests {
             .v
             .iter_mut()
             .for_each(|v| *v = (*v * 6.0 * QB as f32).round() / QB as f32);
-        exact.c0 = 13.0 / (QA * QB) as f32;
+        exact.c0.fill(13.0 / (QA * QB) as f32);
         // A random net with large output weights: rounding the input weights moves
         // each accumulator by about 1/255, rounding an output weight moves it by up
         // to 1/128, and 128 units add that up to several centipawns.
-        let mut rough = FloatNet::new(64, 9);
+        let mut rough = FloatNet::new(64, 8, 9);
         rough.v.iter_mut().for_each(|v| *v *= 6.0);
         let positions = playout_positions(60, 4);
         // (net, largest difference, largest mean difference), centipawns.
