@@ -119,6 +119,38 @@ fn eval_file_loads_and_bad_files_keep_the_previous_network() {
 }
 
 #[test]
+fn the_built_in_network_is_the_default_when_there_is_one() {
+    let built_in = tabas::nnue::embedded().is_some();
+    let mut e = Engine::spawn();
+    let options = e.handshake();
+    let declared = format!("option name Use NNUE type check default {built_in}");
+    assert!(options.contains(&declared), "{options:?}");
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let default = eval_of(&mut e);
+    e.send("setoption name Use NNUE value false");
+    let by_hand = eval_of(&mut e);
+    assert_eq!(
+        default != by_hand,
+        built_in,
+        "the default evaluation is the network exactly when the build has one"
+    );
+    // Another network, then back to the built-in one (or to none).
+    let other = network_file("other", 13);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
+    e.send("setoption name Use NNUE value true");
+    let by_other = eval_of(&mut e);
+    assert_ne!(by_other, default);
+    e.send("setoption name EvalFile value <built-in>");
+    e.send(&format!("setoption name Use NNUE value {built_in}"));
+    assert_eq!(eval_of(&mut e), default);
+    e.quit();
+    let _ = std::fs::remove_file(other);
+}
+
+#[test]
 fn a_network_search_is_deterministic() {
     let net = network_file("det", 11);
     let run = || {

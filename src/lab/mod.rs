@@ -148,7 +148,9 @@ pub fn parse_position(name: &str, text: &str) -> Result<LabPosition, String> {
     Ok(LabPosition {
         name: name.to_string(),
         fen,
-        board: Board::new(pos),
+        // The hand-written evaluation, whatever the build's network: the lab's counts
+        // (docs/lab/) stay comparable from build to build.
+        board: Board::with_network(pos, None),
     })
 }
 

@@ -423,10 +423,10 @@ pub fn embedded() -> Option<&'static Network> {
         .as_ref()
 }
 
-/// The default network's file, in the binary: none yet, as no network trained so
-/// far beats the hand-written evaluation (README, "The network"). When one does:
-/// `Some(include_bytes!("default.nnue"))`.
-const EMBEDDED_BYTES: Option<&[u8]> = None;
+/// The default network's file, in the binary: how it was made is in the README
+/// ("The network"). `None` here builds an engine without one (the hand-written
+/// evaluation plays, and `Use NNUE` starts false).
+const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 
 #[cfg(test)]
 pub(crate) mod tests {
