@@ -156,6 +156,18 @@ mod tests {
     }
 
     #[test]
+    fn every_switch_off_still_searches() {
+        // In test builds `negamax` asserts that non-PV nodes get a null window; with
+        // `Debug_PVS` off that once failed (late moves of PV nodes went to non-PV
+        // children with the full window).
+        for option in crate::search::SWITCH_OPTIONS {
+            let mut config = SearchConfig::default();
+            *config.switch_mut(option).unwrap() = false;
+            assert!(run(4, config, &mut |_| {}) > 0, "{option}");
+        }
+    }
+
+    #[test]
     fn a_stopped_bench_prints_nothing_more() {
         let control = Control::new(false);
         control.stop();

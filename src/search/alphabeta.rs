@@ -32,6 +32,10 @@ impl Searcher<'_> {
         let root = NT::ROOT;
         let pv_node = NT::PV;
         let params = self.config.params;
+        debug_assert!(
+            pv_node || beta == alpha + 1,
+            "a non-PV node has a null window"
+        );
         if !root {
             // The root keeps its line from the last iteration until a move replaces it.
             self.pv_len[ply] = 0;
@@ -352,18 +356,27 @@ impl Searcher<'_> {
                 } else {
                     -self.negamax::<NonPv>(&child, new_depth, -beta, -alpha, ply + 1)
                 }
+            } else if pv_node && !self.config.pvs {
+                // Without PVS (a measurement switch) every move of a PV node is searched
+                // as a PV node, with the full window: no scouts, and no pruning meant for
+                // null-window nodes.
+                let mut score =
+                    -self.negamax::<Pv>(&child, new_depth - reduction, -beta, -alpha, ply + 1);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1);
+                }
+                score
             } else {
-                // Without PVS (a measurement switch) every move gets the full window.
-                let scout_beta = if self.config.pvs { alpha + 1 } else { beta };
+                // At a non-PV node the window is already null (beta = alpha + 1).
                 let mut score = -self.negamax::<NonPv>(
                     &child,
                     new_depth - reduction,
-                    -scout_beta,
+                    -alpha - 1,
                     -alpha,
                     ply + 1,
                 );
                 if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax::<NonPv>(&child, new_depth, -scout_beta, -alpha, ply + 1);
+                    score = -self.negamax::<NonPv>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
                     score = -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1);
