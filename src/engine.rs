@@ -1,6 +1,6 @@
-//! The engine's state between commands: the position and its history, the table,
-//! the options, and the search (or a `go perft` / `bench` job) running in its own
-//! thread. No text here: the UCI layer parses commands into calls and turns
+//! The engine's state between commands: the position and the keys of the game before
+//! it, the table, what the options chose (threads, tablebases, network), and the search
+//! (or a `go perft` / `bench` job) running in its own thread. No text here: the UCI layer parses commands into calls and turns
 //! `SearchEvent`s into lines.
 
 use crate::nnue::Network;
@@ -41,7 +41,7 @@ struct SearchJob {
     limits: Limits,
     move_overhead_ms: u64,
     board: Board,
-    history: Vec<u64>,
+    game_keys: Vec<u64>,
     tablebases: Arc<Tablebases>,
 }
 
@@ -74,7 +74,7 @@ impl SearchJob {
             state,
         );
         searcher.use_tablebases(&self.tablebases);
-        let result = searcher.search(&self.board, &self.history, report);
+        let result = searcher.search(&self.board, &self.game_keys, report);
         *slot = Some(searcher.into_state());
         result
     }
@@ -102,7 +102,7 @@ impl Stopper {
 pub struct Engine {
     board: Board,
     /// Keys of the positions before `board` in the game (for repetitions).
-    history: Vec<u64>,
+    game_keys: Vec<u64>,
     tt: Arc<TranspositionTable>,
     /// Table size asked for but not yet applied (the search was running).
     pending_hash_mb: Option<usize>,
@@ -138,7 +138,7 @@ impl Engine {
             .expect("a 1 MB table");
         Engine {
             board: Board::startpos(),
-            history: Vec::new(),
+            game_keys: Vec::new(),
             tt: Arc::new(tt),
             pending_hash_mb: None,
             pending_clear: false,
@@ -196,15 +196,15 @@ impl Engine {
             Some(text) => parse_fen(text, mode)?,
         };
         let mut board = Board::new(start);
-        let mut history = Vec::with_capacity(moves.len());
+        let mut game_keys = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let m = parse_move(board.chess(), text)
                 .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten(text)))?;
-            history.push(board.key());
+            game_keys.push(board.key());
             board = board.play(m);
         }
         self.board = board;
-        self.history = history;
+        self.game_keys = game_keys;
         Ok(())
     }
 
@@ -237,7 +237,7 @@ impl Engine {
             limits,
             move_overhead_ms,
             board: self.board.evaluated_by(self.network()),
-            history: self.history.clone(),
+            game_keys: self.game_keys.clone(),
             tablebases: Arc::clone(&self.tablebases),
         });
         let helpers: Vec<Arc<Done>> = (1..threads)
@@ -399,7 +399,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.board = Board::startpos();
-        self.history.clear();
+        self.game_keys.clear();
     }
 
     fn apply_pending(&mut self) {

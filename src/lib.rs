@@ -9,9 +9,8 @@
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.
 
-// Public: what `main.rs` and `tests/` use (and `search`, `lab`; `tablebase`, whose
-// probes the search is still to call). The rest is private, so that the compiler
-// reports what nothing uses.
+// Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
+// private, so that the compiler reports what nothing uses.
 mod args;
 pub mod bench;
 pub mod datagen;
@@ -23,7 +22,7 @@ pub mod perft;
 pub mod position;
 pub mod score;
 pub mod search;
-pub mod tablebase;
+mod tablebase;
 mod text;
 mod time;
 pub mod train;

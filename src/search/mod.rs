@@ -344,16 +344,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Searches `root` (reached after the positions whose keys are `history`) and
+    /// Searches `root` (reached after the positions whose keys are `game_keys`) and
     /// reports each iteration through `report` (only the main thread reports).
     pub fn search(
         &mut self,
         root: &Board,
-        history: &[u64],
+        game_keys: &[u64],
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         self.keys.clear();
-        self.keys.extend_from_slice(history);
+        self.keys.extend_from_slice(game_keys);
         if self.group.is_none() {
             // A group's table starts its new search once, before the threads start.
             self.tt.new_search();
@@ -368,7 +368,7 @@ impl<'a> Searcher<'a> {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
             self.root_order = legal.to_vec();
         }
-        self.probe_tablebases_at_root(root, history);
+        self.probe_tablebases_at_root(root, game_keys);
         self.root_moves = RootMoves::new(self.root_order.iter().copied());
         let mut result = SearchResult {
             best: self.root_order.first().copied(),
@@ -395,7 +395,7 @@ impl<'a> Searcher<'a> {
         let mut scores: Vec<Score> = Vec::new();
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
-            if threads::helper_skips(self.id, depth, history.len() as u32) {
+            if threads::helper_skips(self.id, depth, game_keys.len() as u32) {
                 continue;
             }
             self.seldepth = 0;
@@ -566,14 +566,14 @@ impl<'a> Searcher<'a> {
 
     /// Before the first iteration: where the root is in the tables, only the moves
     /// that keep its best result stay (see `tablebase.rs` for the rules).
-    fn probe_tablebases_at_root(&mut self, root: &Board, history: &[u64]) {
+    fn probe_tablebases_at_root(&mut self, root: &Board, game_keys: &[u64]) {
         self.root_tb_score = None;
         self.probe_in_tree = false;
         let Some(tablebases) = self.tablebases else {
             return;
         };
         self.probe_in_tree = tablebases.cardinality() > 0;
-        let repeated = repeated_since_zeroing(root, history);
+        let repeated = repeated_since_zeroing(root, game_keys);
         let Some(probe) = tablebases.probe_root(root.chess(), &self.root_order, repeated) else {
             return;
         };
@@ -702,10 +702,10 @@ impl<'a> Searcher<'a> {
 }
 
 /// Whether a position has occurred twice since the last capture or pawn move, in the
-/// game that led to `root` (`history`: the keys before it).
-fn repeated_since_zeroing(root: &Board, history: &[u64]) -> bool {
-    let reach = (root.halfmoves() as usize).min(history.len());
-    let mut seen: Vec<u64> = history[history.len() - reach..].to_vec();
+/// game that led to `root` (`game_keys`: the keys before it).
+fn repeated_since_zeroing(root: &Board, game_keys: &[u64]) -> bool {
+    let reach = (root.halfmoves() as usize).min(game_keys.len());
+    let mut seen: Vec<u64> = game_keys[game_keys.len() - reach..].to_vec();
     seen.push(root.key());
     seen.sort_unstable();
     seen.windows(2).any(|w| w[0] == w[1])

@@ -121,7 +121,8 @@ tunables! {
     tt_keep_deeper_by = 3, 0..=8, step 1;
 }
 
-/// Killer moves remembered per ply.
+/// Killer moves remembered per ply (another count needs one order score per slot:
+/// `KILLER_SCORES` in `ordering.rs`, which the compiler checks).
 pub const KILLER_SLOTS: usize = 2;
 /// History scores stay within ±this.
 pub const HISTORY_MAX: i32 = 16_384;
