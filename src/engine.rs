@@ -1,7 +1,7 @@
 //! The engine's state between commands: the position and the keys of the game before
 //! it, the table, what the options chose (threads, tablebases, network), and the search
-//! (or a `go perft` / `bench` job) running in its own thread. No text here: the UCI layer parses commands into calls and turns
-//! `SearchEvent`s into lines.
+//! (or a `go perft` / `bench` job) running in its own thread. No text here: the UCI
+//! layer parses commands into calls and turns `SearchEvent`s into lines.
 
 use crate::nnue::Network;
 use crate::position::{Board, parse_fen};
