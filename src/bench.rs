@@ -2,6 +2,7 @@
 //! deterministic (one thread, a fresh table per position) and identifies the
 //! search's behaviour: it goes in commit messages as `Bench: N` (OpenBench).
 
+use crate::nnue::Network;
 use crate::position::Board;
 use crate::search::{Control, Limits, SearchConfig, Searcher};
 use crate::tt::TranspositionTable;
@@ -70,19 +71,23 @@ pub const POSITIONS: &[&str] = &[
     "8/6B1/p5p1/Pp4kp/1P5r/5P1Q/4q1PK/8 w - - 0 1",
 ];
 
-/// Searches every bench position to `depth`, reporting one line per position
-/// through `out`, then `<nodes> nodes <nps> nps`. Returns the total node count.
-/// `config` switches parts of the search off for measurement (default: all on).
+/// Searches every bench position to `depth` with the default evaluation (the
+/// built-in network, if any), reporting one line per position through `out`, then
+/// `<nodes> nodes <nps> nps`. Returns the total node count. `config` switches parts
+/// of the search off for measurement (default: all on).
 pub fn run(depth: i32, config: SearchConfig, out: &mut dyn FnMut(&str)) -> u64 {
-    run_until(depth, config, &Control::new(false), out).expect("nothing stops it")
+    let control = Control::new(false);
+    run_until(depth, config, crate::nnue::embedded(), &control, out).expect("nothing stops it")
 }
 
-/// `run`, or `None` soon after `control` is stopped (UCI `bench` runs beside the
-/// input): the lines of the positions searched before stay, the interrupted
-/// position and the total are not printed.
+/// `run` evaluated by `network` (`None`: the hand-written evaluation), or `None`
+/// soon after `control` is stopped (UCI `bench` runs beside the input): the lines of
+/// the positions searched before stay, the interrupted position and the total are
+/// not printed.
 pub fn run_until(
     depth: i32,
     config: SearchConfig,
+    network: Option<&'static Network>,
     control: &Control,
     out: &mut dyn FnMut(&str),
 ) -> Option<u64> {
@@ -101,7 +106,7 @@ pub fn run_until(
             ..Limits::default()
         };
         let mut searcher = Searcher::new(&tt, control, config, limits, 0);
-        let result = searcher.search(&Board::new(pos), &[], &mut |_| {});
+        let result = searcher.search(&Board::with_network(pos, network), &[], &mut |_| {});
         if control.is_stopped() {
             return None;
         }
@@ -172,7 +177,7 @@ mod tests {
         let control = Control::new(false);
         control.stop();
         let mut lines = Vec::new();
-        let total = run_until(64, SearchConfig::default(), &control, &mut |l| {
+        let total = run_until(64, SearchConfig::default(), None, &control, &mut |l| {
             lines.push(l.to_string())
         });
         assert_eq!(total, None);

@@ -181,3 +181,50 @@ fn a_network_search_is_deterministic() {
     assert_eq!(strip_time(run()), strip_time(run()));
     let _ = std::fs::remove_file(net);
 }
+
+/// The node count of a UCI `bench` at `depth` (its last line, `<N> nodes <M> nps`).
+fn uci_bench_nodes(e: &mut Engine, depth: i32) -> u64 {
+    e.send(&format!("bench {depth}"));
+    let last = e.expect("the bench total", LONG, |l| l.ends_with(" nps"));
+    last.split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| e.fail(&format!("no node count in '{last}'")))
+}
+
+#[test]
+fn uci_bench_uses_the_evaluation_that_plays() {
+    // Once, `bench` over UCI searched with the built-in network whatever
+    // `Use NNUE` and `EvalFile` said.
+    let depth = 4;
+    let in_process = |network| {
+        let control = tabas::search::Control::new(false);
+        tabas::bench::run_until(depth, Default::default(), network, &control, &mut |_| {})
+            .expect("not stopped")
+    };
+    let mut e = Engine::spawn();
+    e.check = OutputCheck::ProtocolDisplayOrTool;
+    e.handshake();
+    assert_eq!(
+        uci_bench_nodes(&mut e, depth),
+        in_process(tabas::nnue::embedded()),
+        "the default evaluation"
+    );
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(
+        uci_bench_nodes(&mut e, depth),
+        in_process(None),
+        "Use NNUE false: the hand-written evaluation"
+    );
+    let net = network_file("bench", 17);
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.send("setoption name Use NNUE value true");
+    let by_file = uci_bench_nodes(&mut e, depth);
+    assert_ne!(by_file, in_process(None), "EvalFile's network");
+    assert_ne!(
+        Some(by_file),
+        tabas::nnue::embedded().map(|n| in_process(Some(n)))
+    );
+    e.quit();
+    let _ = std::fs::remove_file(net);
+}

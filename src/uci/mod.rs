@@ -379,13 +379,17 @@ impl Session {
         });
     }
 
+    /// `bench` with the options set: the evaluation (`Use NNUE`, `EvalFile`) and the
+    /// `Debug_` switches. `tabas bench` on the command line always uses the defaults.
     fn bench(&mut self, depth: Option<i64>) {
         let depth = depth.map_or(crate::bench::DEFAULT_DEPTH, |d| {
             d.clamp(1, MAX_DEPTH as i64) as i32
         });
         let config = self.options.search;
+        let network = self.engine.network();
         self.engine.run_job("bench", move |control| {
-            if crate::bench::run_until(depth, config, control, &mut |l| send(l)).is_none() {
+            let done = crate::bench::run_until(depth, config, network, control, &mut |l| send(l));
+            if done.is_none() {
                 log::info!("bench {depth} stopped");
             }
         });
