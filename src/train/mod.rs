@@ -95,8 +95,8 @@ const DEFAULT_LR: f64 = 0.001;
 /// epochs) the validation loss was 0.002793 at 0.01, 0.002731 at 0.1, 0.002634
 /// at 0.3 and 0.002780 at 1.0. On 3.39 M (8 output buckets, otherwise the same)
 /// it was 0.002543 at 0.01, 0.002530 at 0.03, 0.002502 at 0.1 and 0.002538 at 0.3
-/// (the file's integer net), and the 0.1 net beat the 0.3 one by +42.7 ± 21.8 Elo
-/// (549 games at 2+0.02). Retune it when the data grows several-fold.
+/// (the file's integer net); no game compared the decays alone. Retune it when the
+/// data grows several-fold.
 const DEFAULT_WD: f64 = 0.1;
 /// The search's score only. On 8,657 games (1.07 M positions), λ = 0.5 let even a
 /// 32-unit net learn the games' results by heart (training loss 0.015, validation
