@@ -10,8 +10,8 @@ use crate::score::Score;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square,
-    attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role,
+    Square, attacks,
 };
 
 #[derive(Clone, Debug)]
@@ -211,6 +211,78 @@ pub fn gives_check(pos: &Chess, m: Move) -> bool {
     ((diagonal | straight) & ours).any()
 }
 
+/// What a node needs to tell cheaply whether its moves give check: for each role,
+/// the squares from which a piece of ours of that role attacks the opponent's king
+/// (with today's occupancy), and our pieces that block one of our sliders' lines to
+/// that king (moving one off the line uncovers a check). Built once per node; a
+/// move then costs two bitboard lookups instead of [`gives_check`]'s attack
+/// computation. Promotions, en passant and castling change more than one square's
+/// occupancy, so for them it asks [`gives_check`].
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    king: Square,
+    /// By `Role as usize - 1`.
+    direct: [Bitboard; 6],
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    /// `None` when the opponent has no king (never in a legal position).
+    pub fn new(pos: &Chess) -> Option<CheckSquares> {
+        let board = pos.board();
+        let us = pos.turn();
+        let king = board.king_of(!us)?;
+        let occupied = board.occupied();
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        let direct = [
+            attacks::pawn_attacks(!us, king),
+            attacks::knight_attacks(king),
+            diagonal,
+            straight,
+            diagonal | straight,
+            Bitboard::EMPTY,
+        ];
+        let ours = board.by_color(us);
+        let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY)
+            & board.bishops_and_queens())
+            | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & occupied;
+            if let Some(blocker) = between.single_square()
+                && ours.contains(blocker)
+            {
+                discoverers.add(blocker);
+            }
+        }
+        Some(CheckSquares {
+            king,
+            direct,
+            discoverers,
+        })
+    }
+
+    /// Whether the legal move `m` of `pos` (the position this was built for) gives check.
+    #[inline]
+    pub fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.direct[role as usize - 1].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, self.king))
+            }
+            _ => gives_check(pos, m),
+        }
+    }
+}
+
 fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
@@ -253,16 +325,23 @@ mod tests {
         }
     }
 
-    /// `gives_check` agrees with making the move, on every move of every position up
-    /// to `depth` plies below `board`.
+    /// `gives_check` and `CheckSquares` agree with making the move, on every move of
+    /// every position up to `depth` plies below `board`.
     fn check_gives_check(board: &Board, depth: u32) -> u64 {
         let mut checks = 0;
+        let squares = CheckSquares::new(board.chess()).expect("a king");
         for m in board.chess().legal_moves() {
             let child = board.play(m);
             assert_eq!(
                 board.gives_check(m),
                 child.in_check(),
                 "{m:?} in {}",
+                Fen::from_position(board.chess(), EnPassantMode::Legal)
+            );
+            assert_eq!(
+                squares.gives_check(board.chess(), m),
+                child.in_check(),
+                "CheckSquares: {m:?} in {}",
                 Fen::from_position(board.chess(), EnPassantMode::Legal)
             );
             checks += child.in_check() as u64;

@@ -206,17 +206,21 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        // Step 7. The moves, best first.
-        let moves = if root {
-            self.root_move_list()
+        // Step 7. The moves, best first: the root's list, the evasions of a node in
+        // check, or else generated stage by stage as the node needs them.
+        let switches = self.ordering_switches();
+        let mut picker = if root {
+            MovePicker::listed(board.chess(), &self.root_move_list(), tt_move, switches)
+        } else if in_check {
+            MovePicker::listed(
+                board.chess(),
+                &board.chess().legal_moves(),
+                tt_move,
+                switches,
+            )
         } else {
-            board.chess().legal_moves()
+            MovePicker::staged(board.chess(), tt_move, switches)
         };
-        if moves.is_empty() {
-            return if in_check { score::mated_in(ply) } else { DRAW };
-        }
-
-        let mut picker = MovePicker::new(board.chess(), moves, tt_move, self.ordering_switches());
         let table_move = picker.table_move();
 
         // Step 7a. Singular extension: when the table's move is much better than every
@@ -263,15 +267,19 @@ impl Searcher<'_> {
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<shakmaty::Move, 256> = arrayvec::ArrayVec::new();
         let mut moves_searched = 0;
+        // Whether the picker handed out any (legal) move: none is mate or stalemate.
+        let mut any_move = false;
         let late_move_limit = params.late_move_limit(depth, improving);
         let futile = static_eval + params.futility_margin(depth) <= alpha;
 
         self.keys.push(board.key());
         while let Some(m) = picker.next(|| self.quiet_hints(ply)) {
+            any_move = true;
             if Some(m) == excluded {
                 continue;
             }
-            let gives_check = board.gives_check(m);
+            // (Asked only where a rule below can use the answer.)
+            let gives_check = !root && !in_check && picker.gives_check(m);
             // A move that gives check is never pruned: that is where tactics hide.
             let prunable = !root && !in_check && !gives_check && best_score > -score::TB_WIN_BOUND;
 
@@ -417,6 +425,9 @@ impl Searcher<'_> {
             }
         }
         self.keys.pop();
+        if !any_move {
+            return if in_check { score::mated_in(ply) } else { DRAW };
+        }
 
         // Step 11. Remember what was learned (not from a search without the table
         // move: it says nothing about the whole node). With every move excluded or

@@ -7,7 +7,8 @@
 //! * `quiescence.rs`: captures until the position is quiet;
 //! * `history.rs`: butterfly and continuation histories, counter moves;
 //! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
-//! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history);
+//! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history), stage by stage;
+//! * `movegen.rs`: the moves of one stage (captures and promotions, or quiet moves);
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV);
@@ -17,6 +18,7 @@
 mod alphabeta;
 mod control;
 pub(crate) mod history;
+mod movegen;
 mod node;
 pub(crate) mod ordering;
 pub mod params;

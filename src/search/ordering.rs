@@ -4,17 +4,19 @@
 //! history, then captures that lose material by static exchange (checked lazily,
 //! when such a capture comes up), then underpromotions.
 //!
-//! shakmaty generates all legal moves at once (and legality is the expensive part),
-//! so the stages are a scoring of one list and a lazy selection sort over it:
-//! a cutoff on the first move costs one pass, not a full sort.
+//! Each stage is generated only when it is reached (`movegen.rs`): a cutoff on the
+//! table move generates nothing, one on a capture generates no quiet move; and the
+//! captures are picked by a lazy selection sort, so a cutoff costs one pass, not a
+//! full sort.
 
 use super::history::{ContinuationRow, History, PieceTo, continuation};
+use super::movegen;
 use super::params::KILLER_SLOTS;
 use super::see::see_ge;
-use crate::position::gives_check;
+use crate::position::CheckSquares;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Role, Square};
 
 /// Order scores of the stages; each stage sorts above all later ones.
 const TT_MOVE_SCORE: i32 = 1 << 30;
@@ -142,76 +144,134 @@ struct Scored {
     score: i32,
 }
 
-/// Where a picker is in the list.
+/// Room for every move of any position: even pseudo-legal moves cannot exceed 9
+/// queens', 2 rooks', 2 bishops', 2 knights' and a king's moves on an open board
+/// (9·27 + 2·14 + 2·13 + 2·8 + 8 = 321) plus two castlings.
+const MAX_MOVES: usize = 324;
+
+/// Where a picker is in its list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     TableMove,
+    /// Captures and promotions: generated (staged picker) and scored.
+    GenerateNoisy,
     Noisy,
+    /// The killers and the counter move, before the other quiet moves are generated.
+    Refuters,
+    /// Quiet moves: generated (staged picker) and ordered.
+    GenerateQuiets,
     Quiets,
     Bad,
 }
 
 /// The moves of one node, handed out best first, in stages, each prepared only when
-/// reached (a cutoff on the table move scores nothing, one on a capture scores no
-/// quiet move):
+/// reached:
 ///
 /// 1. the table's move;
 /// 2. captures and queen promotions by MVV-LVA, picked one at a time; a capture that
 ///    loses material by static exchange is checked when it comes up and set aside;
-/// 3. quiet moves: killers, the counter move, then by history, sorted once;
-/// 4. the losing captures, then underpromotions.
+/// 3. the two killers, then the counter move;
+/// 4. the other quiet moves by history, sorted once;
+/// 5. the losing captures, then underpromotions.
+///
+/// A *staged* picker (`staged`: an ordinary node not in check) generates nothing
+/// before it must: the table move is decoded and checked for legality alone, the
+/// captures are generated when the table move has not cut off, and the quiet moves
+/// only after the killers and the counter move (each checked alone) have not.
+/// The generators give pseudo-legal moves; the picker asks shakmaty whether each
+/// is legal before handing it out, so the search sees legal moves only.
+/// A *listed* picker (`listed`: the root, and nodes in check) orders a given list of
+/// legal moves in the same stages.
 pub struct MovePicker<'a> {
     pos: &'a Chess,
     stage: Stage,
-    /// `[table move][noisy .. quiet_start][quiets ..]`, consumed from `next`.
-    moves: ArrayVec<Scored, 256>,
+    /// The current stage's moves, consumed from `next`; a listed picker holds
+    /// `[table move][noisy .. quiet_start][quiets ..]` from the start.
+    moves: ArrayVec<Scored, MAX_MOVES>,
     next: usize,
     quiet_start: usize,
     /// Losing captures and underpromotions, for the last stage.
-    bad: ArrayVec<Scored, 256>,
-    /// The table's move, when it is among the moves (then the first entry).
+    bad: ArrayVec<Scored, MAX_MOVES>,
+    /// The table's move, when it is legal here (it comes first).
     table_move: Option<Move>,
+    /// Whether the moves are generated stage by stage (pseudo-legal), or were given.
+    staged: bool,
+    /// Captures and queen promotions only (quiescence).
+    noisy_only: bool,
+    /// The killers and the counter move, handed out before the other quiet moves.
+    refuters: [Option<Move>; KILLER_SLOTS + 1],
+    /// Whether the quiet moves are ordered (decided when the quiet moves are
+    /// reached: not if pruning had already asked for checks only).
+    order_quiets: bool,
     /// Only quiet moves that give check are still wanted (late move / futility pruning).
     skip_quiets: bool,
     /// Captures are checked by static exchange when they come up (main search only).
     demote_losing_captures: bool,
+    /// Built when a move is first asked whether it gives check.
+    check_squares: Option<CheckSquares>,
     switches: OrderingSwitches,
 }
 
 impl<'a> MovePicker<'a> {
-    /// A picker with no moves yet, starting at the captures.
+    /// A picker with no moves yet, starting at the table move.
     fn empty(pos: &'a Chess, switches: OrderingSwitches, demote: bool) -> MovePicker<'a> {
         MovePicker {
             pos,
-            stage: Stage::Noisy,
+            stage: Stage::TableMove,
             moves: ArrayVec::new(),
             next: 0,
             quiet_start: 0,
             bad: ArrayVec::new(),
             table_move: None,
+            staged: false,
+            noisy_only: false,
+            refuters: [None; KILLER_SLOTS + 1],
+            order_quiets: true,
             skip_quiets: false,
             demote_losing_captures: demote,
+            check_squares: None,
             switches,
         }
     }
 
-    /// All moves (main search, and evasions in quiescence).
-    pub fn new(
+    /// Every move of an ordinary node (not the root, not in check), generated stage
+    /// by stage; `tt_move` is the table's packed move (0: none).
+    pub fn staged(pos: &'a Chess, tt_move: u16, switches: OrderingSwitches) -> MovePicker<'a> {
+        debug_assert!(!pos.is_check(), "in check, the evasions are listed");
+        let mut picker = MovePicker::empty(pos, switches, switches.see_ordering);
+        picker.staged = true;
+        picker.table_move = unpack_move(pos, tt_move);
+        picker
+    }
+
+    /// Captures and queen promotions only, most valuable victim first (quiescence,
+    /// not in check), generated when first asked for.
+    pub fn noisy(pos: &'a Chess, switches: OrderingSwitches) -> MovePicker<'a> {
+        debug_assert!(!pos.is_check(), "in check, the evasions are listed");
+        let mut picker = MovePicker::empty(pos, switches, false);
+        picker.staged = true;
+        picker.noisy_only = true;
+        // There are no quiet moves: never ask for the hints to order them.
+        picker.skip_quiets = true;
+        picker
+    }
+
+    /// The legal `moves` given (the root's, or the evasions of a node in check).
+    pub fn listed(
         pos: &'a Chess,
-        moves: MoveList,
+        moves: &[Move],
         tt_move: u16,
         switches: OrderingSwitches,
     ) -> MovePicker<'a> {
         let mut picker = MovePicker::empty(pos, switches, switches.see_ordering);
-        if tt_move != 0
-            && let Some(&m) = moves.iter().find(|&&m| pack_move(m) == tt_move)
-        {
-            picker.push(m, TT_MOVE_SCORE);
-            picker.table_move = Some(m);
-            picker.stage = Stage::TableMove;
+        if tt_move != 0 {
+            picker.table_move = moves.iter().copied().find(|&m| pack_move(m) == tt_move);
         }
-        let mut quiets = ArrayVec::<Move, 256>::new();
-        for &m in &moves {
+        if let Some(m) = picker.table_move {
+            picker.push(m, TT_MOVE_SCORE);
+        }
+        let mut quiets = ArrayVec::<Move, MAX_MOVES>::new();
+        for &m in moves {
             if Some(m) == picker.table_move {
                 continue;
             }
@@ -226,6 +286,7 @@ impl<'a> MovePicker<'a> {
                 picker.push(m, picker.noisy_score(m));
             }
         }
+        picker.next = picker.table_move.is_some() as usize;
         picker.quiet_start = picker.moves.len();
         for m in quiets {
             picker.push(m, 0);
@@ -233,23 +294,19 @@ impl<'a> MovePicker<'a> {
         picker
     }
 
-    /// Captures and queen promotions only, most valuable victim first (quiescence).
-    pub fn noisy(pos: &'a Chess, moves: MoveList, switches: OrderingSwitches) -> MovePicker<'a> {
-        let mut picker = MovePicker::empty(pos, switches, false);
-        for &m in &moves {
-            if m.is_capture() || m.promotion() == Some(Role::Queen) {
-                picker.push(m, picker.noisy_score(m));
-            }
-        }
-        picker.quiet_start = picker.moves.len();
-        // There are none: never ask for the hints to score them.
-        picker.skip_quiets = true;
-        picker
-    }
-
     /// The table's move, if it is legal here (it comes first).
     pub fn table_move(&self) -> Option<Move> {
         self.table_move
+    }
+
+    /// Whether the legal move `m` of this node gives check.
+    #[inline]
+    pub fn gives_check(&mut self, m: Move) -> bool {
+        if self.check_squares.is_none() {
+            self.check_squares = CheckSquares::new(self.pos);
+        }
+        self.check_squares
+            .is_some_and(|squares| squares.gives_check(self.pos, m))
     }
 
     fn push(&mut self, m: Move, score: i32) {
@@ -264,10 +321,79 @@ impl<'a> MovePicker<'a> {
         }
     }
 
+    /// Whether a generated (pseudo-legal) move may be handed out: a listed picker's
+    /// moves are legal already.
+    #[inline]
+    fn legal(&self, m: Move) -> bool {
+        !self.staged || self.pos.is_legal(m)
+    }
+
     /// From now on, only quiet moves that give check (pruning decided the others are
     /// not worth searching); captures and promotions still come.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
+    }
+
+    /// Whether a quiet move is still wanted (see `skip_quiets`).
+    #[inline]
+    fn wanted_quiet(&mut self, m: Move) -> bool {
+        !self.skip_quiets || self.gives_check(m)
+    }
+
+    /// The captures and promotions (quiescence: captures and queen promotions),
+    /// scored, without the table move; underpromotions go to the last stage.
+    fn generate_noisy(&mut self) {
+        self.moves.clear();
+        self.next = 0;
+        let table_move = self.table_move;
+        let noisy_only = self.noisy_only;
+        let mut generated = ArrayVec::<Move, MAX_MOVES>::new();
+        movegen::noisy(self.pos, |m| generated.push(m));
+        for m in generated {
+            if Some(m) == table_move {
+                continue;
+            }
+            let underpromotion = m.promotion().is_some_and(|r| r != Role::Queen);
+            if noisy_only {
+                // Quiescence: every capture (underpromoting ones too), and queen
+                // promotions; no quiet underpromotion.
+                if m.is_capture() || !underpromotion {
+                    self.push(m, self.noisy_score(m));
+                }
+            } else if underpromotion {
+                self.bad.push(Scored {
+                    m,
+                    score: UNDERPROMOTION_SCORE,
+                });
+            } else {
+                self.push(m, self.noisy_score(m));
+            }
+        }
+        self.quiet_start = self.moves.len();
+    }
+
+    /// The quiet moves but the table move and the refuters already handed out,
+    /// ordered by history (or in generation order where pruning wants checks only).
+    fn generate_quiets(&mut self, hints: Option<&QuietHints>) {
+        self.moves.clear();
+        self.next = 0;
+        self.quiet_start = 0;
+        let skip = [
+            self.table_move,
+            self.refuters[0],
+            self.refuters[1],
+            self.refuters[2],
+        ];
+        let mut generated = ArrayVec::<Move, MAX_MOVES>::new();
+        movegen::quiet(self.pos, |m| generated.push(m));
+        for m in generated {
+            if !skip.contains(&Some(m)) {
+                self.push(m, 0);
+            }
+        }
+        if let Some(hints) = hints {
+            self.order(hints);
+        }
     }
 
     /// The best move not yet handed out; `hints` is asked for once, when the quiet
@@ -276,16 +402,22 @@ impl<'a> MovePicker<'a> {
         loop {
             match self.stage {
                 Stage::TableMove => {
+                    self.stage = if self.staged {
+                        Stage::GenerateNoisy
+                    } else {
+                        Stage::Noisy
+                    };
+                    if self.table_move.is_some() {
+                        return self.table_move;
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    self.generate_noisy();
                     self.stage = Stage::Noisy;
-                    self.next = 1;
-                    return self.table_move;
                 }
                 Stage::Noisy => {
                     if self.next >= self.quiet_start {
-                        self.stage = Stage::Quiets;
-                        if !self.skip_quiets {
-                            self.score_quiets(&hints());
-                        }
+                        self.reach_quiets(&hints);
                         continue;
                     }
                     let mut best = self.next;
@@ -298,6 +430,9 @@ impl<'a> MovePicker<'a> {
                     let picked = self.moves[best];
                     self.moves[self.next..=best].rotate_right(1);
                     self.next += 1;
+                    if !self.legal(picked.m) {
+                        continue;
+                    }
                     // A capture that loses material waits until after the quiet moves.
                     if self.demote_losing_captures && !see_ge(self.pos, picked.m, 0) {
                         self.bad.push(Scored {
@@ -308,11 +443,38 @@ impl<'a> MovePicker<'a> {
                     }
                     return Some(picked.m);
                 }
+                Stage::Refuters => {
+                    let slot = self.next;
+                    let Some(&refuter) = self.refuters.get(slot) else {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    };
+                    self.next += 1;
+                    let Some(m) = refuter else { continue };
+                    if self.refuters[..slot].contains(&refuter)
+                        || Some(m) == self.table_move
+                        || !is_quiet(m)
+                        || !self.pos.is_legal(m)
+                        || !self.wanted_quiet(m)
+                    {
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::GenerateQuiets => {
+                    let hints = if self.order_quiets && self.switches.history {
+                        Some(hints())
+                    } else {
+                        None
+                    };
+                    self.generate_quiets(hints.as_ref());
+                    self.stage = Stage::Quiets;
+                }
                 Stage::Quiets => {
                     while self.next < self.moves.len() {
                         let m = self.moves[self.next].m;
                         self.next += 1;
-                        if !self.skip_quiets || gives_check(self.pos, m) {
+                        if self.wanted_quiet(m) && self.legal(m) {
                             return Some(m);
                         }
                     }
@@ -324,14 +486,41 @@ impl<'a> MovePicker<'a> {
                 Stage::Bad => {
                     let m = self.bad.get(self.next)?.m;
                     self.next += 1;
+                    // Underpromotions were generated, not yet checked (captures were).
+                    if m.promotion().is_some_and(|r| r != Role::Queen) && !self.legal(m) {
+                        continue;
+                    }
                     return Some(m);
                 }
             }
         }
     }
 
-    /// Scores the quiet moves and sorts them, best first.
-    fn score_quiets(&mut self, hints: &QuietHints) {
+    /// The captures are done: on to the quiet moves. Unless pruning already asked for
+    /// checks only, they are ordered: a staged picker first hands out the killers and
+    /// the counter move, a listed one scores them above the rest.
+    fn reach_quiets<'h>(&mut self, hints: &impl Fn() -> QuietHints<'h>) {
+        self.order_quiets = !self.skip_quiets;
+        if !self.staged {
+            self.stage = Stage::Quiets;
+            if self.order_quiets {
+                self.score_listed_quiets(&hints());
+            }
+        } else if self.noisy_only {
+            self.stage = Stage::Bad;
+            self.next = 0;
+        } else if self.order_quiets && self.switches.killers {
+            let hints = hints();
+            self.refuters = [hints.killers[0], hints.killers[1], hints.counter];
+            self.stage = Stage::Refuters;
+            self.next = 0;
+        } else {
+            self.stage = Stage::GenerateQuiets;
+        }
+    }
+
+    /// A listed picker's quiet moves: killers, the counter move, then by history, sorted.
+    fn score_listed_quiets(&mut self, hints: &QuietHints) {
         let side = self.pos.turn();
         let s = self.switches;
         for entry in &mut self.moves[self.quiet_start..] {
@@ -350,6 +539,51 @@ impl<'a> MovePicker<'a> {
         }
         insertion_sort_descending(&mut self.moves[self.quiet_start..]);
     }
+
+    /// A staged picker's quiet moves (the refuters are out already), by history.
+    fn order(&mut self, hints: &QuietHints) {
+        let side = self.pos.turn();
+        for entry in &mut self.moves[..] {
+            entry.score = hints.score(side, entry.m);
+        }
+        insertion_sort_descending(&mut self.moves[..]);
+    }
+}
+
+/// The move that [`pack_move`] packed as `packed`, if it is a legal move of `pos`
+/// (a table entry may come from another position that shares the key's slot).
+pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(packed & 63));
+    let to = Square::new(u32::from((packed >> 6) & 63));
+    let promotion = match packed >> 12 {
+        0 => None,
+        r => Some(Role::try_from(r).ok()?),
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let role = board
+        .role_at(from)
+        .filter(|_| board.by_color(us).contains(from))?;
+    let m = if role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
+        Move::Castle {
+            king: from,
+            rook: to,
+        }
+    } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+        Move::EnPassant { from, to }
+    } else {
+        Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion,
+        }
+    };
+    (pack_move(m) == packed && pos.is_legal(m)).then_some(m)
 }
 
 /// Stable, in place, no allocation; fast on the short, mostly tied lists of one node.
@@ -405,7 +639,7 @@ mod tests {
         let quiet = *moves.iter().find(|m| is_quiet(**m)).unwrap();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::new(&pos, moves, pack_move(quiet), ALL_ON);
+        let mut picker = MovePicker::listed(&pos, &moves, pack_move(quiet), ALL_ON);
         assert_eq!(picker.next(hints), Some(quiet), "table move first");
         let second = picker.next(hints).unwrap();
         assert_eq!(second.capture(), Some(Role::Queen));
@@ -441,7 +675,7 @@ mod tests {
             history: &history,
             continuations: [None, None],
         };
-        let mut picker = MovePicker::new(&pos, moves.clone(), pack_move(table), ALL_ON);
+        let mut picker = MovePicker::listed(&pos, &moves, pack_move(table), ALL_ON);
         let mut order = Vec::new();
         while let Some(m) = picker.next(hints) {
             order.push(m);
@@ -492,15 +726,132 @@ mod tests {
         let moves = pos.legal_moves();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::new(&pos, moves.clone(), 0, ALL_ON);
+        let mut picker = MovePicker::listed(&pos, &moves, 0, ALL_ON);
         picker.skip_quiets();
         let mut seen = Vec::new();
         while let Some(m) = picker.next(hints) {
             seen.push(m);
         }
         for m in &moves {
-            let wanted = !is_quiet(*m) || gives_check(&pos, *m);
+            let wanted = !is_quiet(*m) || crate::position::gives_check(&pos, *m);
             assert_eq!(seen.contains(m), wanted, "{m:?}");
+        }
+    }
+
+    /// With the same hints, a staged picker hands out exactly what a listed picker
+    /// given shakmaty's legal moves does, in the same order: over many positions,
+    /// table moves, killers (legal or not), counter moves, and pruning that asks for
+    /// checks only from some point on.
+    #[test]
+    fn staged_and_listed_pickers_agree() {
+        let mut rng = crate::datagen::rng::Rng::new(7, 0);
+        let suite = include_str!("../../perft/perftsuite.epd");
+        let mut compared = 0;
+        for line in suite.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(pos) = crate::position::parse_fen(
+                line.split(';').next().unwrap(),
+                shakmaty::CastlingMode::Standard,
+            ) else {
+                continue;
+            };
+            let mut children = vec![pos.clone()];
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                children.push(child);
+            }
+            for pos in children.iter().filter(|p| !p.is_check()) {
+                let legal = pos.legal_moves();
+                // Moves of other positions too: killers that are illegal here.
+                let pool: Vec<Move> = children
+                    .iter()
+                    .flat_map(|p| p.legal_moves())
+                    .filter(|&m| is_quiet(m))
+                    .collect();
+                let mut history = History::default();
+                for &m in legal.iter().chain(&pool) {
+                    history.update(pos.turn(), m, rng.below(4000) as i32 - 2000);
+                }
+                for round in 0..4 {
+                    let pick = |rng: &mut crate::datagen::rng::Rng| -> Option<Move> {
+                        (!pool.is_empty()).then(|| pool[rng.below(pool.len() as u64) as usize])
+                    };
+                    let killers = [pick(&mut rng), pick(&mut rng)];
+                    let counter = if round == 3 {
+                        killers[0]
+                    } else {
+                        pick(&mut rng)
+                    };
+                    let tt = match rng.below(3) {
+                        0 => 0,
+                        1 if !legal.is_empty() => {
+                            pack_move(legal[rng.below(legal.len() as u64) as usize])
+                        }
+                        _ => rng.below(65536) as u16,
+                    };
+                    let skip_after = rng.below(legal.len() as u64 + 2) as usize;
+                    let hints = || QuietHints {
+                        killers,
+                        counter,
+                        history: &history,
+                        continuations: [None, None],
+                    };
+                    let run = |mut picker: MovePicker| {
+                        let mut order = Vec::new();
+                        while let Some(m) = picker.next(hints) {
+                            order.push(m);
+                            if order.len() == skip_after {
+                                picker.skip_quiets();
+                            }
+                        }
+                        order
+                    };
+                    let listed = run(MovePicker::listed(pos, &legal, tt, ALL_ON));
+                    let staged = run(MovePicker::staged(pos, tt, ALL_ON));
+                    assert_eq!(staged, listed, "{line}");
+                    compared += 1;
+                }
+                let mut quiescence = Vec::new();
+                let mut picker = MovePicker::noisy(pos, ALL_ON);
+                while let Some(m) = picker.next(hints_never) {
+                    quiescence.push(m);
+                }
+                let mut wanted: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
+                    .collect();
+                wanted.sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+                assert_eq!(quiescence, wanted, "quiescence {line}");
+            }
+        }
+        assert!(compared > 5_000, "only {compared} pickers compared");
+    }
+
+    fn hints_never<'h>() -> QuietHints<'h> {
+        unreachable!("quiescence never orders quiet moves")
+    }
+
+    #[test]
+    fn unpack_move_inverts_pack_move_and_refuses_the_rest() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k3/1P3bp1/7p/3q4/8/8/8/R2QK2R w K - 0 1",
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                assert_eq!(unpack_move(&pos, pack_move(m)), Some(m), "{fen}");
+            }
+            let found = (0..=u16::MAX)
+                .filter_map(|packed| unpack_move(&pos, packed))
+                .count();
+            assert_eq!(found, legal.len(), "only legal moves, once each: {fen}");
         }
     }
 }

@@ -64,14 +64,15 @@ impl Searcher<'_> {
             stand_pat
         };
 
-        let moves = board.chess().legal_moves();
-        if in_check && moves.is_empty() {
-            return score::mated_in(ply);
-        }
+        // In check every evasion (none: mate); else the captures, generated only now.
         let mut picker = if in_check {
-            MovePicker::new(board.chess(), moves, 0, self.ordering_switches())
+            let evasions = board.chess().legal_moves();
+            if evasions.is_empty() {
+                return score::mated_in(ply);
+            }
+            MovePicker::listed(board.chess(), &evasions, 0, self.ordering_switches())
         } else {
-            MovePicker::noisy(board.chess(), moves, self.ordering_switches())
+            MovePicker::noisy(board.chess(), self.ordering_switches())
         };
 
         let mut best_move = None;
