@@ -208,19 +208,14 @@ impl Searcher<'_> {
 
         // Step 7. The moves, best first: the root's list, the evasions of a node in
         // check, or else generated stage by stage as the node needs them.
-        let switches = self.ordering_switches();
-        let mut picker = if root {
-            MovePicker::listed(board.chess(), &self.root_move_list(), tt_move, switches)
+        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        if root {
+            picker.listed(&self.root_move_list(), tt_move);
         } else if in_check {
-            MovePicker::listed(
-                board.chess(),
-                &board.chess().legal_moves(),
-                tt_move,
-                switches,
-            )
+            picker.listed(&board.chess().legal_moves(), tt_move);
         } else {
-            MovePicker::staged(board.chess(), tt_move, switches)
-        };
+            picker.staged(tt_move);
+        }
         let table_move = picker.table_move();
 
         // Step 7a. Singular extension: when the table's move is much better than every

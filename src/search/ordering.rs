@@ -213,8 +213,11 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
-    /// A picker with no moves yet, starting at the table move.
-    fn empty(pos: &'a Chess, switches: OrderingSwitches, demote: bool) -> MovePicker<'a> {
+    /// A picker with no moves yet: give it its moves with `staged`, `noisy` or
+    /// `listed`. (Built where it stands and filled in place: the picker is a few
+    /// kilobytes, and moving it would copy them at every node.)
+    #[inline(always)]
+    pub fn new(pos: &'a Chess, switches: OrderingSwitches) -> MovePicker<'a> {
         MovePicker {
             pos,
             stage: Stage::TableMove,
@@ -228,7 +231,7 @@ impl<'a> MovePicker<'a> {
             refuters: [None; KILLER_SLOTS + 1],
             order_quiets: true,
             skip_quiets: false,
-            demote_losing_captures: demote,
+            demote_losing_captures: switches.see_ordering,
             check_squares: None,
             switches,
         }
@@ -236,62 +239,52 @@ impl<'a> MovePicker<'a> {
 
     /// Every move of an ordinary node (not the root, not in check), generated stage
     /// by stage; `tt_move` is the table's packed move (0: none).
-    pub fn staged(pos: &'a Chess, tt_move: u16, switches: OrderingSwitches) -> MovePicker<'a> {
-        debug_assert!(!pos.is_check(), "in check, the evasions are listed");
-        let mut picker = MovePicker::empty(pos, switches, switches.see_ordering);
-        picker.staged = true;
-        picker.table_move = unpack_move(pos, tt_move);
-        picker
+    pub fn staged(&mut self, tt_move: u16) {
+        debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
+        self.staged = true;
+        self.table_move = unpack_move(self.pos, tt_move);
     }
 
     /// Captures and queen promotions only, most valuable victim first (quiescence,
     /// not in check), generated when first asked for.
-    pub fn noisy(pos: &'a Chess, switches: OrderingSwitches) -> MovePicker<'a> {
-        debug_assert!(!pos.is_check(), "in check, the evasions are listed");
-        let mut picker = MovePicker::empty(pos, switches, false);
-        picker.staged = true;
-        picker.noisy_only = true;
+    pub fn noisy(&mut self) {
+        debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
+        self.staged = true;
+        self.noisy_only = true;
+        self.demote_losing_captures = false;
         // There are no quiet moves: never ask for the hints to order them.
-        picker.skip_quiets = true;
-        picker
+        self.skip_quiets = true;
     }
 
     /// The legal `moves` given (the root's, or the evasions of a node in check).
-    pub fn listed(
-        pos: &'a Chess,
-        moves: &[Move],
-        tt_move: u16,
-        switches: OrderingSwitches,
-    ) -> MovePicker<'a> {
-        let mut picker = MovePicker::empty(pos, switches, switches.see_ordering);
+    pub fn listed(&mut self, moves: &[Move], tt_move: u16) {
         if tt_move != 0 {
-            picker.table_move = moves.iter().copied().find(|&m| pack_move(m) == tt_move);
+            self.table_move = moves.iter().copied().find(|&m| pack_move(m) == tt_move);
         }
-        if let Some(m) = picker.table_move {
-            picker.push(m, TT_MOVE_SCORE);
+        if let Some(m) = self.table_move {
+            self.push(m, TT_MOVE_SCORE);
         }
         let mut quiets = ArrayVec::<Move, MAX_MOVES>::new();
         for &m in moves {
-            if Some(m) == picker.table_move {
+            if Some(m) == self.table_move {
                 continue;
             }
             if m.promotion().is_some_and(|r| r != Role::Queen) {
-                picker.bad.push(Scored {
+                self.bad.push(Scored {
                     m,
                     score: UNDERPROMOTION_SCORE,
                 });
             } else if is_quiet(m) {
                 quiets.push(m);
             } else {
-                picker.push(m, picker.noisy_score(m));
+                self.push(m, noisy_score(self.switches, m));
             }
         }
-        picker.next = picker.table_move.is_some() as usize;
-        picker.quiet_start = picker.moves.len();
-        for m in quiets {
-            picker.push(m, 0);
+        self.next = self.table_move.is_some() as usize;
+        self.quiet_start = self.moves.len();
+        for &m in &quiets {
+            self.push(m, 0);
         }
-        picker
     }
 
     /// The table's move, if it is legal here (it comes first).
@@ -311,14 +304,6 @@ impl<'a> MovePicker<'a> {
 
     fn push(&mut self, m: Move, score: i32) {
         self.moves.push(Scored { m, score });
-    }
-
-    fn noisy_score(&self, m: Move) -> i32 {
-        if self.switches.mvv_lva {
-            CAPTURE_SCORE + mvv_lva(m)
-        } else {
-            CAPTURE_SCORE
-        }
     }
 
     /// Whether a generated (pseudo-legal) move may be handed out: a listed picker's
@@ -345,30 +330,41 @@ impl<'a> MovePicker<'a> {
     fn generate_noisy(&mut self) {
         self.moves.clear();
         self.next = 0;
-        let table_move = self.table_move;
-        let noisy_only = self.noisy_only;
-        let mut generated = ArrayVec::<Move, MAX_MOVES>::new();
-        movegen::noisy(self.pos, |m| generated.push(m));
-        for m in generated {
-            if Some(m) == table_move {
-                continue;
+        let MovePicker {
+            pos,
+            moves,
+            bad,
+            table_move,
+            noisy_only,
+            switches,
+            ..
+        } = self;
+        movegen::noisy(pos, |m| {
+            if Some(m) == *table_move {
+                return;
             }
             let underpromotion = m.promotion().is_some_and(|r| r != Role::Queen);
-            if noisy_only {
+            if *noisy_only {
                 // Quiescence: every capture (underpromoting ones too), and queen
                 // promotions; no quiet underpromotion.
                 if m.is_capture() || !underpromotion {
-                    self.push(m, self.noisy_score(m));
+                    moves.push(Scored {
+                        m,
+                        score: noisy_score(*switches, m),
+                    });
                 }
             } else if underpromotion {
-                self.bad.push(Scored {
+                bad.push(Scored {
                     m,
                     score: UNDERPROMOTION_SCORE,
                 });
             } else {
-                self.push(m, self.noisy_score(m));
+                moves.push(Scored {
+                    m,
+                    score: noisy_score(*switches, m),
+                });
             }
-        }
+        });
         self.quiet_start = self.moves.len();
     }
 
@@ -378,19 +374,21 @@ impl<'a> MovePicker<'a> {
         self.moves.clear();
         self.next = 0;
         self.quiet_start = 0;
+        // These are legal moves of this position, where packed moves are unique and
+        // cheaper to compare.
         let skip = [
             self.table_move,
             self.refuters[0],
             self.refuters[1],
             self.refuters[2],
-        ];
-        let mut generated = ArrayVec::<Move, MAX_MOVES>::new();
-        movegen::quiet(self.pos, |m| generated.push(m));
-        for m in generated {
-            if !skip.contains(&Some(m)) {
-                self.push(m, 0);
+        ]
+        .map(|m| m.map_or(0, pack_move));
+        let moves = &mut self.moves;
+        movegen::quiet(self.pos, |m| {
+            if !skip.contains(&pack_move(m)) {
+                moves.push(Scored { m, score: 0 });
             }
-        }
+        });
         if let Some(hints) = hints {
             self.order(hints);
         }
@@ -455,11 +453,17 @@ impl<'a> MovePicker<'a> {
                         || Some(m) == self.table_move
                         || !is_quiet(m)
                         || !self.pos.is_legal(m)
-                        || !self.wanted_quiet(m)
                     {
+                        // Not a move of this node (or handed out already): forget it,
+                        // so that the quiet stage does not skip the move of this node
+                        // that packs the same (another piece on the same squares).
+                        self.refuters[slot] = None;
                         continue;
                     }
-                    return Some(m);
+                    // A legal refuter that pruning no longer wants stays skipped.
+                    if self.wanted_quiet(m) {
+                        return Some(m);
+                    }
                 }
                 Stage::GenerateQuiets => {
                     let hints = if self.order_quiets && self.switches.history {
@@ -547,6 +551,16 @@ impl<'a> MovePicker<'a> {
             entry.score = hints.score(side, entry.m);
         }
         insertion_sort_descending(&mut self.moves[..]);
+    }
+}
+
+/// The order score of a capture or queen promotion.
+#[inline]
+fn noisy_score(switches: OrderingSwitches, m: Move) -> i32 {
+    if switches.mvv_lva {
+        CAPTURE_SCORE + mvv_lva(m)
+    } else {
+        CAPTURE_SCORE
     }
 }
 
@@ -639,7 +653,8 @@ mod tests {
         let quiet = *moves.iter().find(|m| is_quiet(**m)).unwrap();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::listed(&pos, &moves, pack_move(quiet), ALL_ON);
+        let mut picker = MovePicker::new(&pos, ALL_ON);
+        picker.listed(&moves, pack_move(quiet));
         assert_eq!(picker.next(hints), Some(quiet), "table move first");
         let second = picker.next(hints).unwrap();
         assert_eq!(second.capture(), Some(Role::Queen));
@@ -675,7 +690,8 @@ mod tests {
             history: &history,
             continuations: [None, None],
         };
-        let mut picker = MovePicker::listed(&pos, &moves, pack_move(table), ALL_ON);
+        let mut picker = MovePicker::new(&pos, ALL_ON);
+        picker.listed(&moves, pack_move(table));
         let mut order = Vec::new();
         while let Some(m) = picker.next(hints) {
             order.push(m);
@@ -726,7 +742,8 @@ mod tests {
         let moves = pos.legal_moves();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::listed(&pos, &moves, 0, ALL_ON);
+        let mut picker = MovePicker::new(&pos, ALL_ON);
+        picker.listed(&moves, 0);
         picker.skip_quiets();
         let mut seen = Vec::new();
         while let Some(m) = picker.next(hints) {
@@ -806,13 +823,16 @@ mod tests {
                         }
                         order
                     };
-                    let listed = run(MovePicker::listed(pos, &legal, tt, ALL_ON));
-                    let staged = run(MovePicker::staged(pos, tt, ALL_ON));
-                    assert_eq!(staged, listed, "{line}");
+                    let mut listed = MovePicker::new(pos, ALL_ON);
+                    listed.listed(&legal, tt);
+                    let mut staged = MovePicker::new(pos, ALL_ON);
+                    staged.staged(tt);
+                    assert_eq!(run(staged), run(listed), "{line}");
                     compared += 1;
                 }
                 let mut quiescence = Vec::new();
-                let mut picker = MovePicker::noisy(pos, ALL_ON);
+                let mut picker = MovePicker::new(pos, ALL_ON);
+                picker.noisy();
                 while let Some(m) = picker.next(hints_never) {
                     quiescence.push(m);
                 }

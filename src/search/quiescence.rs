@@ -65,15 +65,16 @@ impl Searcher<'_> {
         };
 
         // In check every evasion (none: mate); else the captures, generated only now.
-        let mut picker = if in_check {
+        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        if in_check {
             let evasions = board.chess().legal_moves();
             if evasions.is_empty() {
                 return score::mated_in(ply);
             }
-            MovePicker::listed(board.chess(), &evasions, 0, self.ordering_switches())
+            picker.listed(&evasions, 0);
         } else {
-            MovePicker::noisy(board.chess(), self.ordering_switches())
-        };
+            picker.noisy();
+        }
 
         let mut best_move = None;
         while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
