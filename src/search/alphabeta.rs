@@ -313,6 +313,7 @@ impl Searcher<'_> {
             }
 
             let child = board.play(m);
+            self.tt.prefetch(child.key());
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
 

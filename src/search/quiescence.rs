@@ -84,6 +84,7 @@ impl Searcher<'_> {
                 continue;
             }
             let child = board.play(m);
+            self.tt.prefetch(child.key());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
