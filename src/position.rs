@@ -1,11 +1,13 @@
-//! `shakmaty::Chess` plus its Zobrist key and, when it is evaluated by a network,
-//! the network's accumulator, both kept up to date move by move.
+//! `shakmaty::Chess` plus its Zobrist key, kept up to date move by move, and the
+//! evaluation that judges it.
 //!
 //! Make is copy-make (shakmaty has no unmake): `Board::play` returns the child.
 //! The key comes from shakmaty's own Zobrist tables, updated incrementally where
 //! shakmaty can and recomputed where it cannot (castling, double pushes, …).
+//! A board carries no network sums: the search keeps those along its path
+//! (`nnue::AccumulatorStack`), so that a move copies as little as possible.
 
-use crate::nnue::{Accumulator, Delta, Network};
+use crate::nnue::Network;
 use crate::score::Score;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -20,8 +22,6 @@ pub struct Board {
     key: u64,
     /// The network that evaluates this position; `None`: the hand-written evaluation.
     network: Option<&'static Network>,
-    /// `network`'s hidden-layer sums for this position (unused without a network).
-    accumulator: Accumulator,
 }
 
 impl Board {
@@ -33,13 +33,7 @@ impl Board {
     /// `pos`, evaluated by `network` (`None`: the hand-written evaluation).
     pub fn with_network(pos: Chess, network: Option<&'static Network>) -> Board {
         let key = full_key(&pos);
-        let accumulator = network.map_or_else(Accumulator::default, |n| n.refresh(pos.board()));
-        Board {
-            pos,
-            key,
-            network,
-            accumulator,
-        }
+        Board { pos, key, network }
     }
 
     /// This position, evaluated by `network` instead.
@@ -47,18 +41,19 @@ impl Board {
         Board::with_network(self.pos.clone(), network)
     }
 
-    /// The network's sums for this position (meaningless without a network).
-    pub fn accumulator(&self) -> &Accumulator {
-        &self.accumulator
+    /// The network that evaluates this position (`None`: the hand-written evaluation).
+    #[inline]
+    pub fn network(&self) -> Option<&'static Network> {
+        self.network
     }
 
-    /// The static evaluation for the side to move, in centipawns.
-    #[inline]
+    /// The static evaluation for the side to move, in centipawns, from scratch (the
+    /// search evaluates through its `AccumulatorStack` instead).
     pub fn evaluate(&self) -> Score {
         match self.network {
             Some(net) => {
                 let pieces = self.pos.board().occupied().count();
-                net.evaluate(&self.accumulator, self.pos.turn(), pieces)
+                net.evaluate(&net.refresh(self.pos.board()), self.pos.turn(), pieces)
             }
             None => crate::eval::evaluate(&self.pos),
         }
@@ -81,10 +76,6 @@ impl Board {
     /// The position after the legal move `m`.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
-        let accumulator = match self.network {
-            Some(net) => net.update(&self.accumulator, &Delta::of(self.pos.turn(), m)),
-            None => self.accumulator,
-        };
         let mut pos = self.pos.clone();
         let key = match self.pos.update_zobrist_hash::<Zobrist64>(
             Zobrist64(self.key),
@@ -104,7 +95,6 @@ impl Board {
             pos,
             key,
             network: self.network,
-            accumulator,
         }
     }
 
@@ -116,7 +106,6 @@ impl Board {
             key: full_key(&pos),
             pos,
             network: self.network,
-            accumulator: self.accumulator,
         })
     }
 

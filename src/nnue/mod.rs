@@ -4,8 +4,9 @@
 //! * Inputs: one feature per (piece colour relative to the perspective, role,
 //!   square), the squares mirrored vertically for Black's perspective ([`feature`]).
 //! * Hidden layer: one weight matrix shared by both perspectives. Each position
-//!   keeps the layer's sums for White's and Black's view (its [`Accumulator`]),
-//!   updated move by move in `Board::play`: a move changes two to four features.
+//!   has the layer's sums for White's and Black's view (its [`Accumulator`]); the
+//!   search keeps them along its path ([`AccumulatorStack`]), updated from the
+//!   parent's when a position is evaluated: a move changes two to four features.
 //! * Output: SCReLU (clamp to [0, 1], squared) of the side to move's half then
 //!   the other half, one weighted sum, times 400 for centipawns. The output layer
 //!   has one set of weights per bucket of material ([`output_bucket`]): an
@@ -21,6 +22,9 @@ use std::sync::OnceLock;
 
 #[cfg(target_arch = "x86_64")]
 mod simd;
+mod stack;
+
+pub use stack::AccumulatorStack;
 
 /// Neurons in the hidden layer, per perspective (the file must match).
 pub const HIDDEN: usize = 128;
@@ -127,6 +131,26 @@ pub struct Delta {
 }
 
 impl Delta {
+    /// Nothing changes (a null move).
+    pub const NONE: Delta = Delta {
+        removed: [(
+            Piece {
+                color: Color::White,
+                role: Role::King,
+            },
+            Square::A1,
+        ); 2],
+        added: [(
+            Piece {
+                color: Color::White,
+                role: Role::King,
+            },
+            Square::A1,
+        ); 2],
+        removed_len: 0,
+        added_len: 0,
+    };
+
     /// What the legal move `m` changes, where `us` is to move.
     pub fn of(us: Color, m: Move) -> Delta {
         let piece = |role| Piece { color: us, role };
@@ -522,23 +546,42 @@ pub(crate) mod tests {
         ))
     }
 
-    /// Every board `depth` plies below `board` has the accumulator a refresh gives.
-    fn walk(board: &Position, net: &Network, depth: u32) -> u64 {
-        assert_eq!(
-            board.accumulator(),
-            &net.refresh(board.chess().board()),
-            "{}",
-            Fen::from_position(board.chess(), EnPassantMode::Legal)
-        );
+    /// Every board `depth` plies below `board` (at `ply` of `stack`'s path) gets
+    /// from the stack the sums a refresh gives: evaluated in a varying order (some
+    /// boards only after their children, some never), as the search does.
+    fn walk(
+        board: &Position,
+        net: &Network,
+        stack: &mut AccumulatorStack,
+        ply: usize,
+        depth: u32,
+    ) -> u64 {
+        let check = |stack: &mut AccumulatorStack| {
+            assert_eq!(
+                stack.get(net, ply),
+                &net.refresh(board.chess().board()),
+                "{}",
+                Fen::from_position(board.chess(), EnPassantMode::Legal)
+            );
+        };
+        let early = board.key().is_multiple_of(3);
+        if early || depth == 0 {
+            check(stack);
+        }
         if depth == 0 {
             return 1;
         }
         let mut n = 1;
         for m in board.chess().legal_moves() {
-            n += walk(&board.play(m), net, depth - 1);
+            stack.push_move(ply + 1, board.turn(), m);
+            n += walk(&board.play(m), net, stack, ply + 1, depth - 1);
         }
         if let Some(null) = board.play_null() {
-            n += walk(&null, net, depth.min(1) - 1);
+            stack.push_null(ply + 1);
+            n += walk(&null, net, stack, ply + 1, depth.min(1) - 1);
+        }
+        if board.key() % 3 == 1 {
+            check(stack);
         }
         n
     }
@@ -561,7 +604,15 @@ pub(crate) mod tests {
             for line in suite.lines().filter(|l| !l.trim().is_empty()).take(40) {
                 let fen = line.split(';').next().unwrap();
                 if let Ok(pos) = parse_fen(fen, mode) {
-                    boards += walk(&Position::with_network(pos, Some(net)), net, 2);
+                    let mut stack = AccumulatorStack::default();
+                    stack.set_root(net, pos.board());
+                    boards += walk(
+                        &Position::with_network(pos, Some(net)),
+                        net,
+                        &mut stack,
+                        0,
+                        2,
+                    );
                 }
             }
         }

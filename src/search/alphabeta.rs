@@ -71,7 +71,7 @@ impl Searcher<'_> {
                 return if mated { score::mated_in(ply) } else { DRAW };
             }
             if ply >= MAX_PLY - 1 {
-                return board.evaluate();
+                return self.evaluate(board, ply);
             }
 
             // Step 4. Mate-distance pruning: no line from here can beat a mate
@@ -117,12 +117,17 @@ impl Searcher<'_> {
         {
             let tb = wdl_score(wdl, ply, tablebases.config().rule50);
             if tb.bound.decides(tb.score, alpha, beta) {
+                let static_eval = if in_check {
+                    0
+                } else {
+                    self.evaluate(board, ply)
+                };
                 self.tt.store(
                     board.key(),
                     Entry {
                         packed_move: 0,
                         score: score::to_tt(tb.score, ply),
-                        static_eval: if in_check { 0 } else { board.evaluate() },
+                        static_eval,
                         depth: (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
                         bound: tb.bound,
                     },
@@ -144,7 +149,10 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| board.evaluate(), |e| e.static_eval)
+            match entry {
+                Some(e) => e.static_eval,
+                None => self.evaluate(board, ply),
+            }
         };
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
@@ -182,6 +190,9 @@ impl Searcher<'_> {
             && let Some(child) = board.play_null()
         {
             let reduced = depth - 1 - params.null_move_reduction(depth);
+            if child.network().is_some() {
+                self.accumulators.push_null(ply + 1);
+            }
             self.keys.push(board.key());
             self.stack[ply + 1].reached_by = Reached::Null;
             let score = -self.negamax::<NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
@@ -313,7 +324,7 @@ impl Searcher<'_> {
             }
 
             let child = board.play(m);
-            self.tt.prefetch(child.key());
+            self.entered(&child, ply + 1, board.turn(), m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
 

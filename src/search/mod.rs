@@ -28,6 +28,7 @@ pub(crate) mod see;
 mod stack;
 pub mod threads;
 
+use crate::nnue::AccumulatorStack;
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
 use crate::tablebase::Tablebases;
@@ -197,6 +198,8 @@ pub struct Searcher<'a> {
     continuation: ContinuationHistory,
     counters: CounterMoves,
     reductions: Reductions,
+    /// The network's sums along the current path (unused with the hand-written evaluation).
+    accumulators: Box<AccumulatorStack>,
     /// Keys of the positions before the current node: game history, then the search path.
     keys: Vec<u64>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -298,6 +301,7 @@ impl<'a> Searcher<'a> {
             continuation: state.continuation,
             counters: state.counters,
             reductions: Reductions::new(&config.params),
+            accumulators: Box::default(),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -369,6 +373,9 @@ impl<'a> Searcher<'a> {
         if self.root_order.is_empty() {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
             self.root_order = legal.to_vec();
+        }
+        if let Some(network) = root.network() {
+            self.accumulators.set_root(network, root.chess().board());
         }
         self.probe_tablebases_at_root(root, game_keys);
         self.root_moves = RootMoves::new(self.root_order.iter().copied());
@@ -691,6 +698,29 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// The static evaluation of `board`, the position at `ply` on the current path,
+    /// for the side to move.
+    #[inline]
+    fn evaluate(&mut self, board: &Board, ply: usize) -> Score {
+        match board.network() {
+            Some(network) => {
+                let pieces = board.chess().board().occupied().count();
+                network.evaluate(self.accumulators.get(network, ply), board.turn(), pieces)
+            }
+            None => crate::eval::evaluate(board.chess()),
+        }
+    }
+
+    /// `child`, the position at `ply`, is its parent's after `m` (for the network's
+    /// sums) and its table bucket is wanted soon.
+    #[inline]
+    fn entered(&mut self, child: &Board, ply: usize, us: shakmaty::Color, m: Move) {
+        self.tt.prefetch(child.key());
+        if child.network().is_some() {
+            self.accumulators.push_move(ply, us, m);
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

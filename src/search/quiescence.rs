@@ -28,7 +28,7 @@ impl Searcher<'_> {
         }
         let in_check = board.in_check();
         if ply >= MAX_PLY - 1 || (!self.config.quiescence && !in_check) {
-            return board.evaluate();
+            return self.evaluate(board, ply);
         }
 
         // The table: any stored bound that decides this window ends the node (every
@@ -51,7 +51,10 @@ impl Searcher<'_> {
         let static_eval = if in_check {
             0
         } else {
-            entry.map_or_else(|| board.evaluate(), |e| e.static_eval)
+            match entry {
+                Some(e) => e.static_eval,
+                None => self.evaluate(board, ply),
+            }
         };
         let mut best = if in_check {
             -score::INFINITY
@@ -84,7 +87,7 @@ impl Searcher<'_> {
                 continue;
             }
             let child = board.play(m);
-            self.tt.prefetch(child.key());
+            self.entered(&child, ply + 1, board.turn(), m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
