@@ -205,8 +205,11 @@ pub struct MovePicker<'a> {
     order_quiets: bool,
     /// Only quiet moves that give check are still wanted (late move / futility pruning).
     skip_quiets: bool,
-    /// Captures are checked by static exchange when they come up (main search only).
+    /// Captures are checked by static exchange when they come up, and those that
+    /// lose material wait for the last stage (main search)...
     demote_losing_captures: bool,
+    /// ...or are dropped (quiescence).
+    drop_losing_captures: bool,
     /// Built when a move is first asked whether it gives check.
     check_squares: Option<CheckSquares>,
     switches: OrderingSwitches,
@@ -232,6 +235,7 @@ impl<'a> MovePicker<'a> {
             order_quiets: true,
             skip_quiets: false,
             demote_losing_captures: switches.see_ordering,
+            drop_losing_captures: false,
             check_squares: None,
             switches,
         }
@@ -246,11 +250,14 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Captures and queen promotions only, most valuable victim first (quiescence,
-    /// not in check), generated when first asked for.
+    /// not in check), generated when first asked for. With the SEE switch on, those
+    /// that lose material by static exchange are left out: they cannot improve on
+    /// standing pat (safe up to the exchange's approximations: pins, checks).
     pub fn noisy(&mut self) {
         debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
         self.staged = true;
         self.noisy_only = true;
+        self.drop_losing_captures = self.demote_losing_captures;
         self.demote_losing_captures = false;
         // There are no quiet moves: never ask for the hints to order them.
         self.skip_quiets = true;
@@ -428,15 +435,21 @@ impl<'a> MovePicker<'a> {
                     let picked = self.moves[best];
                     self.moves[self.next..=best].rotate_right(1);
                     self.next += 1;
-                    if !self.legal(picked.m) {
+                    // A capture that loses material waits until after the quiet moves
+                    // (or is dropped), before its legality is asked: most are never
+                    // reached.
+                    if (self.demote_losing_captures || self.drop_losing_captures)
+                        && !see_ge(self.pos, picked.m, 0)
+                    {
+                        if self.demote_losing_captures {
+                            self.bad.push(Scored {
+                                m: picked.m,
+                                score: LOSING_CAPTURE_SCORE + (picked.score - CAPTURE_SCORE),
+                            });
+                        }
                         continue;
                     }
-                    // A capture that loses material waits until after the quiet moves.
-                    if self.demote_losing_captures && !see_ge(self.pos, picked.m, 0) {
-                        self.bad.push(Scored {
-                            m: picked.m,
-                            score: LOSING_CAPTURE_SCORE + (picked.score - CAPTURE_SCORE),
-                        });
+                    if !self.legal(picked.m) {
                         continue;
                     }
                     return Some(picked.m);
@@ -490,8 +503,8 @@ impl<'a> MovePicker<'a> {
                 Stage::Bad => {
                     let m = self.bad.get(self.next)?.m;
                     self.next += 1;
-                    // Underpromotions were generated, not yet checked (captures were).
-                    if m.promotion().is_some_and(|r| r != Role::Queen) && !self.legal(m) {
+                    // (Generated moves are checked only now.)
+                    if !self.legal(m) {
                         continue;
                     }
                     return Some(m);
@@ -840,6 +853,7 @@ mod tests {
                     .iter()
                     .copied()
                     .filter(|m| m.is_capture() || m.promotion() == Some(Role::Queen))
+                    .filter(|&m| see_ge(pos, m, 0))
                     .collect();
                 wanted.sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
                 assert_eq!(quiescence, wanted, "quiescence {line}");

@@ -4,7 +4,6 @@
 
 use super::Searcher;
 use super::ordering::{MovePicker, QuietHints, pack_move};
-use super::see::see_ge;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};
@@ -80,12 +79,8 @@ impl Searcher<'_> {
         }
 
         let mut best_move = None;
+        // (The picker leaves out captures that lose material: see `MovePicker::noisy`.)
         while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
-            // A capture that loses material by static exchange cannot improve on
-            // standing pat (safe up to the exchange's approximations: pins, checks).
-            if self.config.see && !in_check && !see_ge(board.chess(), m, 0) {
-                continue;
-            }
             let child = board.play(m);
             self.entered(&child, ply + 1, board.turn(), m);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
