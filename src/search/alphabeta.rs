@@ -284,10 +284,18 @@ impl Searcher<'_> {
             if Some(m) == excluded {
                 continue;
             }
-            // (Asked only where a rule below can use the answer.)
-            let gives_check = !root && !in_check && picker.gives_check(m);
+            // Whether the move gives check is asked only where a rule below can use the
+            // answer: pruning (once a move has a score) and late move reductions.
+            let may_prune = !root && !in_check && best_score > -score::TB_WIN_BOUND;
+            let may_reduce = self.config.lmr
+                && !root
+                && !in_check
+                && depth >= params.lmr_min_depth
+                && moves_searched >= params.lmr_min_moves as usize
+                && is_quiet(m);
+            let gives_check = (may_prune || may_reduce) && picker.gives_check(m);
             // A move that gives check is never pruned: that is where tactics hide.
-            let prunable = !root && !in_check && !gives_check && best_score > -score::TB_WIN_BOUND;
+            let prunable = may_prune && !gives_check;
 
             // Step 8a. SEE pruning: at low depth, a move that loses more material by
             // static exchange than the depth could win back is not searched.
@@ -334,14 +342,7 @@ impl Searcher<'_> {
             // Not at the root: a root move reduced at every iteration is never seen deeply
             // (a quiet sacrifice with bad history would stay hidden for good).
             let mut reduction = 0;
-            if self.config.lmr
-                && !root
-                && depth >= params.lmr_min_depth
-                && moves_searched >= params.lmr_min_moves as usize
-                && is_quiet(m)
-                && !in_check
-                && !gives_check
-            {
+            if may_reduce && !gives_check {
                 let hints = self.quiet_hints(ply);
                 reduction = self.reductions.get(depth, moves_searched)
                     // Exact scores matter more on the principal variation.
