@@ -39,6 +39,7 @@ const PIECE_TO: usize = 12 * 64;
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
 /// weighted by depth and kept bounded by the "gravity" update.
+#[derive(PartialEq, Eq)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
 }
@@ -52,6 +53,11 @@ impl Default for History {
 }
 
 impl History {
+    /// Forgets everything, keeping the table's memory (a new search starts from zero).
+    pub fn clear(&mut self) {
+        self.table.as_flattened_mut().as_flattened_mut().fill(0);
+    }
+
     fn slot(&mut self, side: Color, m: Move) -> &mut i32 {
         let from = m.from().map_or(0, |s| s as usize);
         &mut self.table[side as usize][from][m.to() as usize]
@@ -73,6 +79,7 @@ pub type ContinuationRow = [i32; PIECE_TO];
 
 /// Continuation history: for each (piece, square) of an earlier move, the score of
 /// each (piece, square) that followed it. Shared by the one- and two-ply lookups.
+#[derive(PartialEq, Eq)]
 pub struct ContinuationHistory {
     table: Box<[ContinuationRow]>,
 }
@@ -86,6 +93,11 @@ impl Default for ContinuationHistory {
 }
 
 impl ContinuationHistory {
+    /// Forgets everything, keeping the table's memory (2.4 MB: not reallocated per search).
+    pub fn clear(&mut self) {
+        self.table.as_flattened_mut().fill(0);
+    }
+
     /// The scores of the moves that follow `earlier`.
     #[inline]
     pub fn row(&self, earlier: PieceTo) -> &ContinuationRow {
@@ -104,6 +116,7 @@ pub fn continuation(row: Option<&ContinuationRow>, now: PieceTo) -> i32 {
 }
 
 /// The last quiet move that refuted each (piece, square) move.
+#[derive(PartialEq, Eq)]
 pub struct CounterMoves {
     table: Box<[Option<Move>]>,
 }
@@ -117,6 +130,11 @@ impl Default for CounterMoves {
 }
 
 impl CounterMoves {
+    /// Forgets every counter move, keeping the table's memory.
+    pub fn clear(&mut self) {
+        self.table.fill(None);
+    }
+
     pub fn get(&self, previous: PieceTo) -> Option<Move> {
         self.table[previous.index()]
     }
@@ -162,5 +180,28 @@ mod tests {
         assert!(continuation(Some(h.row(a)), c) <= HISTORY_MAX);
         assert_eq!(continuation(Some(h.row(b)), c), 0);
         assert_eq!(continuation(None, c), 0);
+    }
+
+    #[test]
+    fn cleared_tables_equal_fresh_ones() {
+        let moves = Chess::default().legal_moves();
+        let (a, b) = (
+            PieceTo::new(Color::White, moves[0]),
+            PieceTo::new(Color::Black, moves[1]),
+        );
+        let mut h = History::default();
+        let mut c = ContinuationHistory::default();
+        let mut k = CounterMoves::default();
+        h.update(Color::Black, moves[3], 400);
+        c.update(a, b, 400);
+        k.set(a, moves[2]);
+        assert!(h != History::default() && c != ContinuationHistory::default());
+        assert!(k != CounterMoves::default());
+        h.clear();
+        c.clear();
+        k.clear();
+        assert!(h == History::default());
+        assert!(c == ContinuationHistory::default());
+        assert!(k == CounterMoves::default());
     }
 }

@@ -159,24 +159,44 @@ impl Params {
     }
 }
 
-/// Late move reductions in whole plies by (depth, moves searched), computed once per search
-/// from the `lmr_*` numbers.
+/// Late move reductions in whole plies by (depth, moves searched), computed from the
+/// `lmr_*` numbers. A search thread keeps its table from one search to the next and
+/// computes it again (8192 logarithms) only when those numbers change.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Reductions {
     table: Box<[[u8; 64]; 64]>,
+    /// The (`lmr_base`, `lmr_divisor`) the table was computed from.
+    made_from: (i32, i32),
 }
 
 impl Reductions {
     pub fn new(params: &Params) -> Reductions {
-        let base = params.lmr_base as f64 / 100.0;
-        let divisor = params.lmr_divisor as f64 / 100.0;
-        let mut table = Box::new([[0u8; 64]; 64]);
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
+        let mut r = Reductions {
+            table: Box::new([[0u8; 64]; 64]),
+            made_from: (params.lmr_base, params.lmr_divisor),
+        };
+        r.compute();
+        r
+    }
+
+    /// The table for `params`, computed again in place if its numbers changed.
+    pub fn update(&mut self, params: &Params) {
+        let wanted = (params.lmr_base, params.lmr_divisor);
+        if self.made_from != wanted {
+            self.made_from = wanted;
+            self.compute();
+        }
+    }
+
+    fn compute(&mut self) {
+        let base = self.made_from.0 as f64 / 100.0;
+        let divisor = self.made_from.1 as f64 / 100.0;
+        for (d, row) in self.table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
                 *r = x.max(0.0) as u8;
             }
         }
-        Reductions { table }
     }
 
     /// Reduction (plies) for the `moves_searched`-th move at `depth`.
@@ -214,5 +234,18 @@ mod tests {
         assert_eq!(r.get(1, 1), 0);
         assert!(r.get(10, 20) > r.get(3, 4));
         assert!(r.get(63, 63) >= r.get(62, 63));
+    }
+
+    #[test]
+    fn updated_reductions_equal_new_ones() {
+        let mut other = Params::default();
+        *other.get_mut("lmr_base").unwrap() += 50;
+        *other.get_mut("lmr_divisor").unwrap() -= 60;
+        let mut r = Reductions::new(&Params::default());
+        r.update(&other);
+        assert!(r == Reductions::new(&other));
+        assert!(r != Reductions::new(&Params::default()));
+        r.update(&Params::default());
+        assert!(r == Reductions::new(&Params::default()));
     }
 }

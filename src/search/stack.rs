@@ -21,7 +21,7 @@ pub enum Reached {
     Move(PieceTo),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
     pub reached_by: Reached,
     /// The static evaluation at this ply; `None` in check (no static evaluation there).
@@ -53,6 +53,7 @@ impl Frame {
 }
 
 /// One frame for every ply a search can reach (and one beyond, for the deepest child).
+#[derive(Debug, PartialEq, Eq)]
 pub struct Stack {
     frames: Box<[Frame]>,
 }
@@ -81,6 +82,11 @@ impl std::ops::IndexMut<usize> for Stack {
 }
 
 impl Stack {
+    /// Every frame back to its default, in place.
+    pub fn clear(&mut self) {
+        self.frames.fill(Frame::default());
+    }
+
     /// The moves one and two plies before the node at `ply` (the keys of continuation
     /// history): `None` where there is none (the root, a null move).
     #[inline]
