@@ -82,12 +82,16 @@ pub type ContinuationRow = [i32; PIECE_TO];
 #[derive(PartialEq, Eq)]
 pub struct ContinuationHistory {
     table: Box<[ContinuationRow]>,
+    /// The rows written since the last `clear`, one bit each: a short search (a
+    /// self-play move) writes a fraction of the 768 rows, and `clear` zeroes only those.
+    written: [u64; PIECE_TO / 64],
 }
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
         ContinuationHistory {
             table: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+            written: [0; PIECE_TO / 64],
         }
     }
 }
@@ -95,7 +99,13 @@ impl Default for ContinuationHistory {
 impl ContinuationHistory {
     /// Forgets everything, keeping the table's memory (2.4 MB: not reallocated per search).
     pub fn clear(&mut self) {
-        self.table.as_flattened_mut().fill(0);
+        for (word, bits) in self.written.iter_mut().enumerate() {
+            let mut rows = std::mem::take(bits);
+            while rows != 0 {
+                self.table[word * 64 + rows.trailing_zeros() as usize].fill(0);
+                rows &= rows - 1;
+            }
+        }
     }
 
     /// The scores of the moves that follow `earlier`.
@@ -105,7 +115,9 @@ impl ContinuationHistory {
     }
 
     pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
-        gravity(&mut self.table[earlier.index()][now.index()], bonus);
+        let row = earlier.index();
+        self.written[row / 64] |= 1 << (row % 64);
+        gravity(&mut self.table[row][now.index()], bonus);
     }
 }
 
@@ -193,7 +205,11 @@ mod tests {
         let mut c = ContinuationHistory::default();
         let mut k = CounterMoves::default();
         h.update(Color::Black, moves[3], 400);
-        c.update(a, b, 400);
+        // Rows in different words of the written-rows bits, and the last row.
+        let last = PieceTo((PIECE_TO - 1) as u16);
+        for (earlier, now) in [(a, b), (b, a), (last, a), (a, last)] {
+            c.update(earlier, now, 400);
+        }
         k.set(a, moves[2]);
         assert!(h != History::default() && c != ContinuationHistory::default());
         assert!(k != CounterMoves::default());
