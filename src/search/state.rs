@@ -6,7 +6,7 @@
 
 use super::history::{ContinuationHistory, CounterMoves, History};
 use super::ordering::Killers;
-use super::params::{Params, Reductions};
+use super::params::{ParamValues, Reductions};
 use super::root::RootMoves;
 use super::stack::Stack;
 use crate::score::MAX_PLY;
@@ -43,7 +43,7 @@ impl Default for ThreadState {
             history: Box::default(),
             continuation: ContinuationHistory::default(),
             counters: CounterMoves::default(),
-            reductions: Reductions::new(&Params::default()),
+            reductions: Reductions::new(&ParamValues::DEFAULT),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             root_order: Vec::new(),
