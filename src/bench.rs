@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn bench_reaches_the_singular_extension_depth() {
         // Below the root, nodes are at least one ply shallower than the iteration.
-        let params = crate::search::params::Params::default();
+        let params = SearchConfig::default().params;
         assert!(DEFAULT_DEPTH > params.se_min_depth);
         assert!(DEFAULT_DEPTH > params.iir_min_depth);
     }

@@ -25,8 +25,6 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::tt::TranspositionTable;
-
 pub const USAGE: &str =
     "usage: tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--hard-nodes N]
                     [--seed S] [--frc]
@@ -262,12 +260,12 @@ pub fn generate(
                 (&games_done, &positions, &results, &running);
             handles.push(scope.spawn(move || -> Result<(), String> {
                 let _running = Finished(running);
-                let tt =
-                    TranspositionTable::new(DATAGEN_HASH_MB).ok_or("no memory for the table")?;
+                let mut player =
+                    selfplay::Player::new(DATAGEN_HASH_MB).ok_or("no memory for the table")?;
                 let mut index = t as u64 + already * options.threads as u64;
                 let mut buffer = Vec::new();
                 while index < options.games {
-                    let game = selfplay::play_game(options.seed, index, &options.settings, &tt);
+                    let game = player.play_game(options.seed, index, &options.settings);
                     buffer.clear();
                     game.encode(&mut buffer);
                     file.write_all(&buffer)

@@ -1,13 +1,14 @@
 //! One self-play game: a random opening, then Tabas against itself at a fixed number
 //! of nodes a move, every position recorded with its score. A game depends only on
-//! the run's seed, its own number and the settings, never on timing or threads.
+//! the run's seed, its own number and the settings, never on timing or threads (nor
+//! on the games a `Player` played before: its table and searcher start afresh).
 
 use super::format::{GameRecord, GameResult, Ply};
 use super::rng::Rng;
 use crate::position::Board;
 use crate::score::Score;
 use crate::search::ordering::pack_move;
-use crate::search::{Control, Limits, SearchConfig, Searcher};
+use crate::search::{Control, Limits, SearchConfig, Searcher, ThreadState};
 use crate::tt::TranspositionTable;
 use shakmaty::{Board as Placement, CastlingMode, Chess, Color, Position, Setup};
 
@@ -41,95 +42,126 @@ pub struct Settings {
     pub chess960: bool,
 }
 
-/// Plays game number `index` of the run seeded with `seed`, using `tt` (cleared first).
-pub fn play_game(
-    seed: u64,
-    index: u64,
-    settings: &Settings,
-    tt: &TranspositionTable,
-) -> GameRecord {
-    let mut rng = Rng::new(seed, index);
-    tt.clear();
-    let start = loop {
-        if let Some(pos) = random_opening(&mut rng, settings.chess960)
-            && search(&Board::new(pos.clone()), &[], settings, tt).1.abs() <= OPENING_MAX_SCORE
-        {
-            break pos;
-        }
-    };
-
-    let mut board = Board::new(start.clone());
-    let mut keys: Vec<u64> = Vec::new();
-    let mut plies = Vec::new();
-    let mut win_streak = 0;
-    let mut draw_streak = 0;
-    let result = loop {
-        if let Some(result) = game_over(&board, &keys, plies.len()) {
-            break result;
-        }
-        let (best, score) = search(&board, &keys, settings, tt);
-        let Some(best) = best else {
-            unreachable!("a position that is not over has a legal move")
-        };
-        let white_score = if board.turn() == Color::White {
-            score
-        } else {
-            -score
-        };
-        plies.push(Ply {
-            packed_move: pack_move(best),
-            white_score: white_score.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
-        });
-
-        // Adjudication: a clear win (both sides see it) or a dead draw ends the game.
-        win_streak = if white_score.abs() >= WIN_SCORE {
-            win_streak + 1
-        } else {
-            0
-        };
-        draw_streak = if white_score.abs() <= DRAW_SCORE {
-            draw_streak + 1
-        } else {
-            0
-        };
-        if win_streak >= WIN_PLIES && same_sign(&plies[plies.len() - WIN_PLIES..]) {
-            break if white_score > 0 {
-                GameResult::WhiteWon
-            } else {
-                GameResult::BlackWon
-            };
-        }
-        if plies.len() >= DRAW_AFTER_PLIES && draw_streak >= DRAW_PLIES {
-            break GameResult::Draw;
-        }
-
-        keys.push(board.key());
-        board = board.play(best);
-    };
-    GameRecord {
-        start,
-        chess960: settings.chess960,
-        result,
-        plies,
-    }
+/// What one self-play thread keeps for all its games, allocated once: the table
+/// (cleared at each game) and the searcher's tables (cleared at each move, as a new
+/// searcher's are fresh; allocating them per move cost more than the clearing).
+pub struct Player {
+    tt: TranspositionTable,
+    /// `None` only while a search has it.
+    state: Option<ThreadState>,
+    /// The keys of the game's positions so far.
+    keys: Vec<u64>,
 }
 
-/// The best move and its score (side to move's view) at the settings' node limits.
-fn search(
-    board: &Board,
-    keys: &[u64],
-    settings: &Settings,
-    tt: &TranspositionTable,
-) -> (Option<shakmaty::Move>, Score) {
-    let control = Control::new(false);
-    let limits = Limits {
-        nodes: Some(settings.hard_nodes),
-        soft_nodes: Some(settings.soft_nodes),
-        ..Limits::default()
-    };
-    let mut searcher = Searcher::new(tt, &control, SearchConfig::default(), limits, 0);
-    let result = searcher.search(board, keys, &mut |_| {});
-    (result.best, result.score)
+impl Player {
+    /// A player with a table of `hash_mb` MB (`None`: no memory for it).
+    pub fn new(hash_mb: usize) -> Option<Player> {
+        Some(Player {
+            tt: TranspositionTable::new(hash_mb)?,
+            state: Some(ThreadState::default()),
+            keys: Vec::new(),
+        })
+    }
+
+    /// Plays game number `index` of the run seeded with `seed`.
+    pub fn play_game(&mut self, seed: u64, index: u64, settings: &Settings) -> GameRecord {
+        let mut rng = Rng::new(seed, index);
+        self.tt.clear();
+        let start = loop {
+            if let Some(pos) = random_opening(&mut rng, settings.chess960)
+                && self.search(&Board::new(pos.clone()), &[], settings).1.abs() <= OPENING_MAX_SCORE
+            {
+                break pos;
+            }
+        };
+
+        // Taken for the game (`search` borrows `self`), given back at the end.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let record = self.play_from(start, &mut keys, settings);
+        self.keys = keys;
+        record
+    }
+
+    /// The game from `start` (`keys`: empty, filled as it goes).
+    fn play_from(&mut self, start: Chess, keys: &mut Vec<u64>, settings: &Settings) -> GameRecord {
+        let mut board = Board::new(start.clone());
+        let mut plies = Vec::new();
+        let mut win_streak = 0;
+        let mut draw_streak = 0;
+        let result = loop {
+            if let Some(result) = game_over(&board, keys, plies.len()) {
+                break result;
+            }
+            let (best, score) = self.search(&board, keys, settings);
+            let Some(best) = best else {
+                unreachable!("a position that is not over has a legal move")
+            };
+            let white_score = if board.turn() == Color::White {
+                score
+            } else {
+                -score
+            };
+            plies.push(Ply {
+                packed_move: pack_move(best),
+                white_score: white_score.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+            });
+
+            // Adjudication: a clear win (both sides see it) or a dead draw ends the game.
+            win_streak = if white_score.abs() >= WIN_SCORE {
+                win_streak + 1
+            } else {
+                0
+            };
+            draw_streak = if white_score.abs() <= DRAW_SCORE {
+                draw_streak + 1
+            } else {
+                0
+            };
+            if win_streak >= WIN_PLIES && same_sign(&plies[plies.len() - WIN_PLIES..]) {
+                break if white_score > 0 {
+                    GameResult::WhiteWon
+                } else {
+                    GameResult::BlackWon
+                };
+            }
+            if plies.len() >= DRAW_AFTER_PLIES && draw_streak >= DRAW_PLIES {
+                break GameResult::Draw;
+            }
+
+            keys.push(board.key());
+            board = board.play(best);
+        };
+        GameRecord {
+            start,
+            chess960: settings.chess960,
+            result,
+            plies,
+        }
+    }
+
+    /// The best move and its score (side to move's view) at the settings' node limits,
+    /// by a searcher with fresh tables (the player's, cleared).
+    fn search(
+        &mut self,
+        board: &Board,
+        keys: &[u64],
+        settings: &Settings,
+    ) -> (Option<shakmaty::Move>, Score) {
+        let control = Control::new(false);
+        let limits = Limits {
+            nodes: Some(settings.hard_nodes),
+            soft_nodes: Some(settings.soft_nodes),
+            ..Limits::default()
+        };
+        let mut state = self.state.take().unwrap_or_default();
+        state.clear();
+        let config = SearchConfig::default();
+        let mut searcher = Searcher::with_state(&self.tt, &control, config, limits, 0, None, state);
+        let result = searcher.search(board, keys, &mut |_| {});
+        self.state = Some(searcher.into_state());
+        (result.best, result.score)
+    }
 }
 
 /// The start position plus 8 or 9 random legal plies; `None` if the game ended on the way.
@@ -195,17 +227,17 @@ mod tests {
 
     #[test]
     fn a_game_is_legal_finished_and_reproducible() {
-        let tt = TranspositionTable::new(1).unwrap();
-        let a = play_game(11, 0, &FAST, &tt);
-        let b = play_game(11, 0, &FAST, &tt);
+        let mut player = Player::new(1).unwrap();
+        let a = player.play_game(11, 0, &FAST);
+        let b = player.play_game(11, 0, &FAST);
         assert_eq!(a, b, "same seed and number, same game");
         let samples = a.samples().expect("every move legal");
         assert!(!samples.is_empty());
-        assert_ne!(
-            a,
-            play_game(11, 1, &FAST, &tt),
-            "another number, another game"
-        );
+        let other = player.play_game(11, 1, &FAST);
+        assert_ne!(a, other, "another number, another game");
+        // Nothing of the games before carries over: a new player plays the same games.
+        assert_eq!(Player::new(1).unwrap().play_game(11, 1, &FAST), other);
+        assert_eq!(player.play_game(11, 0, &FAST), a);
         // The recorded start is 8 or 9 plies in: Black or White to move.
         let fullmoves = a.start.fullmoves().get();
         assert_eq!(fullmoves, 5, "8 plies: White to move, 9: Black");
@@ -213,12 +245,11 @@ mod tests {
 
     #[test]
     fn chess960_games_start_from_chess960_positions() {
-        let tt = TranspositionTable::new(1).unwrap();
         let settings = Settings {
             chess960: true,
             ..FAST
         };
-        let g = play_game(5, 2, &settings, &tt);
+        let g = Player::new(1).unwrap().play_game(5, 2, &settings);
         assert!(g.chess960);
         g.samples().expect("every move legal");
     }

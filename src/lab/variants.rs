@@ -23,7 +23,7 @@ use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, Score};
 use crate::search::history::History;
 use crate::search::ordering::{Killers, is_quiet, mvv_lva};
-use crate::search::params::Params;
+use crate::search::params::DEFAULTS;
 use crate::tt::Bound;
 use shakmaty::{Move, MoveList, Position};
 use std::cmp::Reverse;
@@ -283,7 +283,7 @@ impl Searcher {
     /// engine's, except that it starts at depth 2, not `ASPIRATION_MIN_DEPTH`:
     /// the lab's depths are too shallow for the engine's threshold.
     fn aspiration(&mut self, root: &Board, depth: i32, previous: Option<Score>) -> Score {
-        let mut delta = Params::default().aspiration_delta;
+        let mut delta = DEFAULTS.aspiration_delta;
         let (mut alpha, mut beta) = match previous {
             Some(p) if !score::is_mate(p) => {
                 ((p - delta).max(-INFINITY), (p + delta).min(INFINITY))
@@ -368,13 +368,13 @@ impl Searcher {
             && null_allowed
             && ply > 0
             && !pv_node
-            && depth >= Params::default().null_move_min_depth
+            && depth >= DEFAULTS.null_move_min_depth
             && !board.in_check()
             && board.has_non_pawn_material()
             && eval::evaluate(board.chess()) >= beta
             && let Some(passed) = board.play_null()
         {
-            let reduced = (depth - 1 - Params::default().null_move_reduction(depth)).max(0);
+            let reduced = (depth - 1 - DEFAULTS.null_move_reduction(depth)).max(0);
             let value = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false);
             if value >= beta {
                 self.counts.null_move_cutoffs += 1;

@@ -157,13 +157,14 @@ impl Searcher<'_> {
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
         // Where it did, pruning on it is riskier; where it fell, it is safer.
-        // Without an evaluation two plies back (near the root, after a check) there is
+        // Without an evaluation two plies back (before the root: a sentinel frame; after a check) there is
         // no evidence either way: assume improving, the cautious side.
         let improving = !in_check
-            && (ply < 2
-                || self.stack[ply - 2]
-                    .static_eval
-                    .is_none_or(|before| static_eval > before));
+            && self
+                .stack
+                .earlier(ply, 2)
+                .static_eval
+                .is_none_or(|before| static_eval > before);
 
         // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.

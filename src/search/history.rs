@@ -39,6 +39,7 @@ const PIECE_TO: usize = 12 * 64;
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
 /// weighted by depth and kept bounded by the "gravity" update.
+#[derive(PartialEq, Eq)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
 }
@@ -52,6 +53,11 @@ impl Default for History {
 }
 
 impl History {
+    /// Forgets everything, keeping the table's memory (a new search starts from zero).
+    pub fn clear(&mut self) {
+        self.table.as_flattened_mut().as_flattened_mut().fill(0);
+    }
+
     fn slot(&mut self, side: Color, m: Move) -> &mut i32 {
         let from = m.from().map_or(0, |s| s as usize);
         &mut self.table[side as usize][from][m.to() as usize]
@@ -73,19 +79,35 @@ pub type ContinuationRow = [i32; PIECE_TO];
 
 /// Continuation history: for each (piece, square) of an earlier move, the score of
 /// each (piece, square) that followed it. Shared by the one- and two-ply lookups.
+#[derive(PartialEq, Eq)]
 pub struct ContinuationHistory {
     table: Box<[ContinuationRow]>,
+    /// The rows written since the last `clear`, one bit each: a short search (a
+    /// self-play move) writes a fraction of the 768 rows, and `clear` zeroes only those.
+    written: [u64; PIECE_TO / 64],
 }
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
         ContinuationHistory {
             table: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+            written: [0; PIECE_TO / 64],
         }
     }
 }
 
 impl ContinuationHistory {
+    /// Forgets everything, keeping the table's memory (2.4 MB: not reallocated per search).
+    pub fn clear(&mut self) {
+        for (word, bits) in self.written.iter_mut().enumerate() {
+            let mut rows = std::mem::take(bits);
+            while rows != 0 {
+                self.table[word * 64 + rows.trailing_zeros() as usize].fill(0);
+                rows &= rows - 1;
+            }
+        }
+    }
+
     /// The scores of the moves that follow `earlier`.
     #[inline]
     pub fn row(&self, earlier: PieceTo) -> &ContinuationRow {
@@ -93,7 +115,9 @@ impl ContinuationHistory {
     }
 
     pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
-        gravity(&mut self.table[earlier.index()][now.index()], bonus);
+        let row = earlier.index();
+        self.written[row / 64] |= 1 << (row % 64);
+        gravity(&mut self.table[row][now.index()], bonus);
     }
 }
 
@@ -104,6 +128,7 @@ pub fn continuation(row: Option<&ContinuationRow>, now: PieceTo) -> i32 {
 }
 
 /// The last quiet move that refuted each (piece, square) move.
+#[derive(PartialEq, Eq)]
 pub struct CounterMoves {
     table: Box<[Option<Move>]>,
 }
@@ -117,6 +142,11 @@ impl Default for CounterMoves {
 }
 
 impl CounterMoves {
+    /// Forgets every counter move, keeping the table's memory.
+    pub fn clear(&mut self) {
+        self.table.fill(None);
+    }
+
     pub fn get(&self, previous: PieceTo) -> Option<Move> {
         self.table[previous.index()]
     }
@@ -162,5 +192,32 @@ mod tests {
         assert!(continuation(Some(h.row(a)), c) <= HISTORY_MAX);
         assert_eq!(continuation(Some(h.row(b)), c), 0);
         assert_eq!(continuation(None, c), 0);
+    }
+
+    #[test]
+    fn cleared_tables_equal_fresh_ones() {
+        let moves = Chess::default().legal_moves();
+        let (a, b) = (
+            PieceTo::new(Color::White, moves[0]),
+            PieceTo::new(Color::Black, moves[1]),
+        );
+        let mut h = History::default();
+        let mut c = ContinuationHistory::default();
+        let mut k = CounterMoves::default();
+        h.update(Color::Black, moves[3], 400);
+        // Rows in different words of the written-rows bits, and the last row.
+        let last = PieceTo((PIECE_TO - 1) as u16);
+        for (earlier, now) in [(a, b), (b, a), (last, a), (a, last)] {
+            c.update(earlier, now, 400);
+        }
+        k.set(a, moves[2]);
+        assert!(h != History::default() && c != ContinuationHistory::default());
+        assert!(k != CounterMoves::default());
+        h.clear();
+        c.clear();
+        k.clear();
+        assert!(h == History::default());
+        assert!(c == ContinuationHistory::default());
+        assert!(k == CounterMoves::default());
     }
 }

@@ -11,6 +11,7 @@
 //! * `movegen.rs`: the moves of one stage (captures and promotions, or quiet moves);
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
+//! * `state.rs`: what a thread keeps between searches (tables, cleared in place);
 //! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV);
 //! * `threads.rs`: Lazy SMP: the search threads and what they share;
 //! * `params.rs`: every tuneable number.
@@ -26,6 +27,7 @@ mod quiescence;
 mod root;
 pub(crate) mod see;
 mod stack;
+mod state;
 pub mod threads;
 
 use crate::nnue::AccumulatorStack;
@@ -41,9 +43,11 @@ use params::*;
 use root::RootMoves;
 use shakmaty::{Move, Position};
 use stack::Stack;
+use state::PvTable;
 use threads::{Member, ThreadGroup};
 
 pub use control::Control;
+pub use state::ThreadState;
 use std::time::Duration;
 
 /// Declares the developer switches once: each turns one part of the search off for
@@ -157,23 +161,6 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// What a search thread keeps from one search to the next: its histories, killers
-/// and stack (today they start afresh at every `go`: `clear`).
-#[derive(Default)]
-pub struct ThreadState {
-    stack: Stack,
-    killers: Killers,
-    history: Box<History>,
-    continuation: ContinuationHistory,
-    counters: CounterMoves,
-}
-
-impl ThreadState {
-    pub fn clear(&mut self) {
-        *self = ThreadState::default();
-    }
-}
-
 /// One thread's search. Alone (`new`: bench, self-play) or as thread `id` of a group
 /// (`in_group`: the engine's Lazy SMP), where thread 0 is the main thread: the only
 /// one that reports, watches the clock, and whose result counts.
@@ -202,7 +189,7 @@ pub struct Searcher<'a> {
     accumulators: Box<AccumulatorStack>,
     /// Keys of the positions before the current node: game history, then the search path.
     keys: Vec<u64>,
-    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv: Box<PvTable>,
     pv_len: [usize; MAX_PLY + 1],
     /// The root's moves, restricted by `searchmoves`, in generation order (the order
     /// the root's move picker starts from).
@@ -261,7 +248,9 @@ impl<'a> Searcher<'a> {
         )
     }
 
-    fn with_state(
+    /// A searcher with a thread's own `state` (give it back with `into_state`), alone
+    /// (`member`: `None`) or as a thread of a group.
+    pub fn with_state(
         tt: &'a TranspositionTable,
         control: &'a Control,
         config: SearchConfig,
@@ -300,13 +289,17 @@ impl<'a> Searcher<'a> {
             history: state.history,
             continuation: state.continuation,
             counters: state.counters,
-            reductions: Reductions::new(&config.params),
-            accumulators: Box::default(),
-            keys: Vec::new(),
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            reductions: {
+                let mut reductions = state.reductions;
+                reductions.update(&config.params);
+                reductions
+            },
+            accumulators: state.accumulators,
+            keys: state.keys,
+            pv: state.pv,
             pv_len: [0; MAX_PLY + 1],
-            root_order: Vec::new(),
-            root_moves: RootMoves::default(),
+            root_order: state.root_order,
+            root_moves: state.root_moves,
             pv_index: 0,
             tablebases: None,
             probe_in_tree: false,
@@ -327,6 +320,12 @@ impl<'a> Searcher<'a> {
             history: self.history,
             continuation: self.continuation,
             counters: self.counters,
+            reductions: self.reductions,
+            accumulators: self.accumulators,
+            keys: self.keys,
+            pv: self.pv,
+            root_order: self.root_order,
+            root_moves: self.root_moves,
         }
     }
 
@@ -365,20 +364,22 @@ impl<'a> Searcher<'a> {
             self.tt.new_search();
         }
         let legal = root.chess().legal_moves();
-        self.root_order = legal
-            .iter()
-            .copied()
-            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
-            .collect();
+        let searchmoves = &self.limits.searchmoves;
+        self.root_order.clear();
+        self.root_order.extend(
+            legal
+                .iter()
+                .filter(|m| searchmoves.is_empty() || searchmoves.contains(m)),
+        );
         if self.root_order.is_empty() {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
-            self.root_order = legal.to_vec();
+            self.root_order.extend_from_slice(&legal);
         }
         if let Some(network) = root.network() {
             self.accumulators.set_root(network, root.chess().board());
         }
         self.probe_tablebases_at_root(root, game_keys);
-        self.root_moves = RootMoves::new(self.root_order.iter().copied());
+        self.root_moves.reset(self.root_order.iter().copied());
         let mut result = SearchResult {
             best: self.root_order.first().copied(),
             ponder: None,
@@ -609,13 +610,12 @@ impl<'a> Searcher<'a> {
     /// At the root, `m` raised alpha to `score`: it is the line's move for now, with
     /// the line just found (`update_pv` has put it in row 0).
     pub(super) fn root_line_found(&mut self, m: Move, score: Score) {
-        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
-            .iter()
-            .map_while(|m| *m)
-            .collect();
         if let Some(record) = self.root_moves.find_mut(m) {
             record.score = score;
-            record.pv = pv;
+            record.pv.clear();
+            record
+                .pv
+                .extend(self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m));
         }
     }
 

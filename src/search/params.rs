@@ -2,9 +2,14 @@
 //!
 //! `tunables!` below is the one list: each number with its default, the range an
 //! automatic tuner (SPSA) may explore and the step it should start with. From that
-//! list come the `Params` struct the search reads, `TUNABLES` (for `tabas params`,
-//! which prints SPSA input in OpenBench's format) and, in builds with the cargo
-//! feature `tuning`, one UCI spin option per number. Fractions are in hundredths.
+//! list come the `ParamValues` struct, `TUNABLES` (for `tabas params`, which prints
+//! SPSA input in OpenBench's format) and, in builds with the cargo feature `tuning`,
+//! one UCI spin option per number. Fractions are in hundredths.
+//!
+//! The search reads the numbers through `Params` (`params.lmr_base`). In a normal
+//! build `Params` is an empty type that dereferences to `DEFAULTS`, an immutable
+//! static, so every number is a constant the compiler folds into the search; only the
+//! `tuning` build, where `Params` is `ParamValues` itself, reads them at run time.
 //!
 //! Numbers that are not a matter of taste (limits, table sizes) are plain
 //! constants at the end.
@@ -25,16 +30,16 @@ pub struct Tunable {
 
 macro_rules! tunables {
     ($( $(#[doc = $doc:literal])* $field:ident = $default:literal, $min:literal ..= $max:literal, step $step:literal; )*) => {
-        /// The search's numbers (see `tunables!` in `params.rs` for each one's meaning).
+        /// The search's numbers (see `tunables!` in `params.rs` for each one's meaning),
+        /// as values; the search reads them through `Params`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct Params {
+        pub struct ParamValues {
             $( $(#[doc = $doc])* pub $field: i32, )*
         }
 
-        impl Default for Params {
-            fn default() -> Self {
-                Params { $( $field: $default, )* }
-            }
+        impl ParamValues {
+            /// Every number at its default.
+            pub const DEFAULT: ParamValues = ParamValues { $( $field: $default, )* };
         }
 
         /// The tuneable numbers, in declaration order.
@@ -42,7 +47,7 @@ macro_rules! tunables {
             $( Tunable { name: stringify!($field), default: $default, min: $min, max: $max, step: $step }, )*
         ];
 
-        impl Params {
+        impl ParamValues {
             /// The number called `name` (case-insensitive), for the `tuning` build's options.
             pub fn get_mut(&mut self, name: &str) -> Option<&mut i32> {
                 $( if name.eq_ignore_ascii_case(stringify!($field)) { return Some(&mut self.$field); } )*
@@ -121,6 +126,36 @@ tunables! {
     tt_keep_deeper_by = 3, 0..=8, step 1;
 }
 
+impl Default for ParamValues {
+    fn default() -> Self {
+        ParamValues::DEFAULT
+    }
+}
+
+/// The defaults, where a normal build's `Params` finds them: an immutable static,
+/// whose loads the compiler replaces with the values.
+pub static DEFAULTS: ParamValues = ParamValues::DEFAULT;
+
+/// The numbers as the search reads them: in a normal build, the defaults as
+/// constants. Empty: `params.some_number` reads `DEFAULTS` through `Deref`.
+#[cfg(not(feature = "tuning"))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Params;
+
+#[cfg(not(feature = "tuning"))]
+impl std::ops::Deref for Params {
+    type Target = ParamValues;
+    #[inline(always)]
+    fn deref(&self) -> &ParamValues {
+        &DEFAULTS
+    }
+}
+
+/// The numbers as the search reads them: in the `tuning` build, values set at run
+/// time by the UCI options (`ParamValues::get_mut`).
+#[cfg(feature = "tuning")]
+pub type Params = ParamValues;
+
 /// Killer moves remembered per ply (another count needs one order score per slot:
 /// `KILLER_SCORES` in `ordering.rs`, which the compiler checks).
 pub const KILLER_SLOTS: usize = 2;
@@ -133,7 +168,7 @@ pub const MAX_DEPTH: i32 = 100;
 /// Nodes between two looks at the clock and the stop flag.
 pub const CHECK_EVERY_NODES: u64 = 1024;
 
-impl Params {
+impl ParamValues {
     /// The table's replacement rule.
     pub fn replacement(&self) -> Replacement {
         Replacement {
@@ -159,24 +194,44 @@ impl Params {
     }
 }
 
-/// Late move reductions in whole plies by (depth, moves searched), computed once per search
-/// from the `lmr_*` numbers.
+/// Late move reductions in whole plies by (depth, moves searched), computed from the
+/// `lmr_*` numbers. A search thread keeps its table from one search to the next and
+/// computes it again (8192 logarithms) only when those numbers change.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Reductions {
     table: Box<[[u8; 64]; 64]>,
+    /// The (`lmr_base`, `lmr_divisor`) the table was computed from.
+    made_from: (i32, i32),
 }
 
 impl Reductions {
-    pub fn new(params: &Params) -> Reductions {
-        let base = params.lmr_base as f64 / 100.0;
-        let divisor = params.lmr_divisor as f64 / 100.0;
-        let mut table = Box::new([[0u8; 64]; 64]);
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
+    pub fn new(params: &ParamValues) -> Reductions {
+        let mut r = Reductions {
+            table: Box::new([[0u8; 64]; 64]),
+            made_from: (params.lmr_base, params.lmr_divisor),
+        };
+        r.compute();
+        r
+    }
+
+    /// The table for `params`, computed again in place if its numbers changed.
+    pub fn update(&mut self, params: &ParamValues) {
+        let wanted = (params.lmr_base, params.lmr_divisor);
+        if self.made_from != wanted {
+            self.made_from = wanted;
+            self.compute();
+        }
+    }
+
+    fn compute(&mut self) {
+        let base = self.made_from.0 as f64 / 100.0;
+        let divisor = self.made_from.1 as f64 / 100.0;
+        for (d, row) in self.table.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 let x = base + (d as f64).ln() * (m as f64).ln() / divisor;
                 *r = x.max(0.0) as u8;
             }
         }
-        Reductions { table }
     }
 
     /// Reduction (plies) for the `moves_searched`-th move at `depth`.
@@ -194,7 +249,7 @@ mod tests {
 
     #[test]
     fn defaults_lie_within_their_ranges() {
-        let mut params = Params::default();
+        let mut params = ParamValues::DEFAULT;
         for t in TUNABLES {
             assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
             assert!(t.step > 0, "{}", t.name);
@@ -210,9 +265,34 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        let r = Reductions::new(&Params::default());
+        let r = Reductions::new(&DEFAULTS);
         assert_eq!(r.get(1, 1), 0);
         assert!(r.get(10, 20) > r.get(3, 4));
         assert!(r.get(63, 63) >= r.get(62, 63));
+    }
+
+    #[test]
+    fn updated_reductions_equal_new_ones() {
+        let mut other = ParamValues::DEFAULT;
+        *other.get_mut("lmr_base").unwrap() += 50;
+        *other.get_mut("lmr_divisor").unwrap() -= 60;
+        let mut r = Reductions::new(&DEFAULTS);
+        r.update(&other);
+        assert!(r == Reductions::new(&other));
+        assert!(r != Reductions::new(&DEFAULTS));
+        r.update(&DEFAULTS);
+        assert!(r == Reductions::new(&DEFAULTS));
+    }
+
+    #[test]
+    fn params_read_the_defaults() {
+        let params = crate::search::SearchConfig::default().params;
+        let values: &ParamValues = &params;
+        assert_eq!(*values, ParamValues::DEFAULT);
+        assert_eq!(DEFAULTS, ParamValues::default());
+        assert_eq!(params.replacement().age_weight, DEFAULTS.tt_age_weight);
+        // A normal build's numbers are constants: nothing to store.
+        #[cfg(not(feature = "tuning"))]
+        assert_eq!(std::mem::size_of::<Params>(), 0);
     }
 }

@@ -6,7 +6,7 @@
 use crate::score::{INFINITY, Score};
 use shakmaty::Move;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootMove {
     pub mv: Move,
     /// Its score in the current search of the root; `-INFINITY` until it raised alpha
@@ -33,16 +33,44 @@ impl RootMove {
 }
 
 /// The ranked root moves.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct RootMoves {
     moves: Vec<RootMove>,
 }
 
 impl RootMoves {
+    /// The reference for `reset` (searchers reset the list they keep instead).
+    #[cfg(test)]
     pub fn new(moves: impl IntoIterator<Item = Move>) -> RootMoves {
         RootMoves {
             moves: moves.into_iter().map(RootMove::new).collect(),
         }
+    }
+
+    /// The moves of a new search, unranked, without scores or lines (what
+    /// `RootMoves::new(moves)` makes), in this list's memory and that of its lines: a
+    /// search thread keeps one list from one search to the next.
+    pub fn reset(&mut self, moves: impl IntoIterator<Item = Move>) {
+        let mut len = 0;
+        for (n, mv) in moves.into_iter().enumerate() {
+            match self.moves.get_mut(n) {
+                Some(r) => {
+                    r.mv = mv;
+                    r.score = -INFINITY;
+                    r.previous_score = 0;
+                    r.pv.clear();
+                    r.nodes = 0;
+                }
+                None => self.moves.push(RootMove::new(mv)),
+            }
+            len = n + 1;
+        }
+        self.moves.truncate(len);
+    }
+
+    /// No moves (what a fresh list holds), keeping the memory.
+    pub fn clear(&mut self) {
+        self.moves.clear();
     }
 
     pub fn len(&self) -> usize {
@@ -109,6 +137,23 @@ mod tests {
 
     fn moves(n: usize) -> Vec<Move> {
         Chess::default().legal_moves().into_iter().take(n).collect()
+    }
+
+    #[test]
+    fn a_reset_list_equals_a_new_one() {
+        let ms = moves(5);
+        let mut root = RootMoves::new(ms.clone());
+        root.start_search(0);
+        root.find_mut(ms[1]).unwrap().score = 20;
+        root.find_mut(ms[1]).unwrap().pv = vec![ms[1], ms[0]];
+        root.rank_from(0);
+        root.start_iteration();
+        for n in [3, 5, 5, 0, 4] {
+            root.reset(ms[..n].iter().rev().copied());
+            assert_eq!(root, RootMoves::new(ms[..n].iter().rev().copied()), "{n}");
+        }
+        root.clear();
+        assert_eq!(root, RootMoves::default());
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //!   stop flag: a node counter per thread (each on its own cache line) and the
 //!   signal by which the main thread ends its helpers.
 //! * `ThreadPool`: the search threads, kept alive from one `go` to the next with their
-//!   own state (`ThreadState`: histories, killers, stack), so that nothing is spawned
-//!   or allocated per search and histories could persist.
+//!   own state (`ThreadState`: histories, killers, stack, PV table…), so that no thread
+//!   is spawned per search and no table allocated: a `go` clears each thread's state
+//!   in place (`ThreadState::clear`), and histories could persist.
 //!
 //! The helpers search the same root as the main thread and share its transposition
 //! table; they skip some depths (`helper_skips`) so that they run ahead of the main

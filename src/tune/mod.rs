@@ -355,8 +355,7 @@ pub(crate) fn in_chunks<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::selfplay::{Settings, play_game};
-    use crate::tt::TranspositionTable;
+    use crate::datagen::selfplay::{Player, Settings};
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -422,8 +421,8 @@ mod tests {
             hard_nodes: 600,
             chess960: false,
         };
-        let tt = TranspositionTable::new(1).unwrap();
-        let games: Vec<_> = (0..24).map(|g| play_game(5, g, &settings, &tt)).collect();
+        let mut player = Player::new(1).unwrap();
+        let games: Vec<_> = (0..24).map(|g| player.play_game(5, g, &settings)).collect();
         let (training, _, counts) = data::select(&games, 100_000, 1, 2).unwrap();
         assert!(training.len() > 200, "{counts:?}");
 

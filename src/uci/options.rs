@@ -315,6 +315,30 @@ mod tests {
     }
 
     #[test]
+    fn tunables_are_options_only_in_the_tuning_build() {
+        let mut o = Options::default();
+        let set = o.set("LMR_Base", Some("100"));
+        let offered = declarations(true)
+            .iter()
+            .any(|l| l.starts_with("option name lmr_base "));
+        #[cfg(feature = "tuning")]
+        {
+            assert_eq!(set, Ok(OptionEffect::None));
+            assert_eq!(o.search.params.lmr_base, 100);
+            assert!(o.set("lmr_base", Some("5000")).is_err(), "out of range");
+            assert_eq!(o.search.params.lmr_base, 100);
+            assert!(offered);
+        }
+        #[cfg(not(feature = "tuning"))]
+        {
+            // The numbers are constants: no option sets them.
+            assert!(set.is_err());
+            assert_eq!(o.search, SearchConfig::default());
+            assert!(!offered);
+        }
+    }
+
+    #[test]
     fn debug_switches_turn_search_parts_off() {
         let mut o = Options::default();
         for name in SWITCH_OPTIONS {

@@ -1,0 +1,159 @@
+//! What a search thread keeps from one search to the next (`ThreadState`): the
+//! tables the search learns in (histories, counter moves, killers), its stack, and
+//! its working memory (the PV table, the key list, the root's moves, the reduction
+//! table, the network's sums along the path). A thread allocates them once; each `go` clears them in place (`clear`):
+//! the continuation history alone is 2.4 MB, too much to allocate per search.
+
+use super::history::{ContinuationHistory, CounterMoves, History};
+use super::ordering::Killers;
+use super::params::{ParamValues, Reductions};
+use super::root::RootMoves;
+use super::stack::Stack;
+use crate::nnue::AccumulatorStack;
+use crate::score::MAX_PLY;
+use shakmaty::Move;
+
+/// The line found below each ply: row `p` holds the line from ply `p` (its length
+/// is the searcher's `pv_len[p]`).
+pub(super) type PvTable = [[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1];
+
+/// One search thread's tables, kept between searches (see the module's comment).
+/// A `Searcher` takes it whole and gives it back (`into_state`).
+pub struct ThreadState {
+    pub(super) stack: Stack,
+    pub(super) killers: Killers,
+    pub(super) history: Box<History>,
+    pub(super) continuation: ContinuationHistory,
+    pub(super) counters: CounterMoves,
+    /// A function of the `lmr_*` numbers only: not cleared, brought up to date by each
+    /// search (`Reductions::update`).
+    pub(super) reductions: Reductions,
+    /// The network's sums along the search path: each search sets its root first, so
+    /// nothing to clear.
+    pub(super) accumulators: Box<AccumulatorStack>,
+    /// Only its capacity carries over: each search fills it with its game's keys.
+    pub(super) keys: Vec<u64>,
+    pub(super) pv: Box<PvTable>,
+    /// Filled by each search (capacity reused).
+    pub(super) root_order: Vec<Move>,
+    pub(super) root_moves: RootMoves,
+}
+
+impl Default for ThreadState {
+    fn default() -> Self {
+        ThreadState {
+            stack: Stack::default(),
+            killers: Killers::default(),
+            history: Box::default(),
+            continuation: ContinuationHistory::default(),
+            counters: CounterMoves::default(),
+            reductions: Reductions::new(&ParamValues::DEFAULT),
+            accumulators: Box::default(),
+            keys: Vec::new(),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            root_order: Vec::new(),
+            root_moves: RootMoves::default(),
+        }
+    }
+}
+
+impl ThreadState {
+    /// Forgets everything the last search learned: the state becomes equal to a fresh
+    /// one, but in the memory it has (nothing is allocated). Every search starts from
+    /// here today; keeping histories from one search to the next is a later option.
+    pub fn clear(&mut self) {
+        self.stack.clear();
+        self.killers = Killers::default();
+        self.history.clear();
+        self.continuation.clear();
+        self.counters.clear();
+        self.keys.clear();
+        self.pv.as_flattened_mut().fill(None);
+        self.root_order.clear();
+        self.root_moves.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Control, Limits, SearchConfig, SearchResult, Searcher};
+    use super::*;
+    use crate::position::Board;
+    use crate::search::history::PieceTo;
+    use crate::tt::TranspositionTable;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Color, Position};
+
+    /// Whether two states are equal in everything a search reads (killers compared
+    /// ply by ply: `Killers` has no `PartialEq`).
+    fn same(a: &ThreadState, b: &ThreadState) -> bool {
+        (0..=MAX_PLY).all(|ply| a.killers.get(ply) == b.killers.get(ply))
+            && a.stack == b.stack
+            && a.history == b.history
+            && a.continuation == b.continuation
+            && a.counters == b.counters
+            && a.reductions == b.reductions
+            && a.keys == b.keys
+            && a.pv == b.pv
+            && a.root_order == b.root_order
+            && a.root_moves == b.root_moves
+    }
+
+    fn board(fen: &str) -> Board {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        Board::new(pos)
+    }
+
+    /// Searches `fen` to depth 6 with `state` and a cleared table: the result and the
+    /// state after it.
+    fn search(fen: &str, state: ThreadState) -> (SearchResult, ThreadState) {
+        let tt = TranspositionTable::new(1).unwrap();
+        let control = Control::new(false);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let config = SearchConfig::default();
+        let mut searcher = Searcher::with_state(&tt, &control, config, limits, 0, None, state);
+        let result = searcher.search(&board(fen), &[1, 2, 3], &mut |_| {});
+        (result, searcher.into_state())
+    }
+
+    const MIDDLEGAME: &str = "r1bq1r1k/p1pnbpp1/1p2p3/6p1/3PB3/5N2/PPPQ1PPP/2KR3R w - - 0 1";
+    const ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+    #[test]
+    fn a_cleared_state_equals_a_fresh_one() {
+        let (_, mut state) = search(MIDDLEGAME, ThreadState::default());
+        assert!(
+            !same(&state, &ThreadState::default()),
+            "the search left traces"
+        );
+        let e4 = PieceTo::new(Color::White, Chess::default().legal_moves()[0]);
+        let memory = |s: &ThreadState| {
+            (
+                s.continuation.row(e4).as_ptr(),
+                &*s.history as *const History,
+                s.pv.as_ptr(),
+                s.keys.as_ptr(),
+            )
+        };
+        let before = memory(&state);
+        state.clear();
+        assert!(same(&state, &ThreadState::default()));
+        assert_eq!(memory(&state), before, "cleared where it was");
+    }
+
+    #[test]
+    fn a_search_with_a_cleared_state_is_a_fresh_search() {
+        let (fresh, _) = search(ENDGAME, ThreadState::default());
+        let (_, mut used) = search(MIDDLEGAME, ThreadState::default());
+        used.clear();
+        let (again, _) = search(ENDGAME, used);
+        assert_eq!(again, fresh);
+    }
+}
