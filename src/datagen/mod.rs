@@ -37,6 +37,8 @@ pub const USAGE: &str =
   Run again with the same arguments to resume a stopped run.
        tabas dataset DIR [--dump N]   counts of a data folder; --dump prints N positions";
 
+/// Stack of each datagen thread: as the engine's search threads have.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// Table size for each datagen thread (MB): a game is a few hundred thousand nodes.
 const DATAGEN_HASH_MB: usize = 16;
 /// Seconds between two progress lines (and updates of the manifest's counts).
@@ -258,26 +260,32 @@ pub fn generate(
         for (t, (mut file, already)) in files.into_iter().enumerate() {
             let (games_done, positions, results, running) =
                 (&games_done, &positions, &results, &running);
-            handles.push(scope.spawn(move || -> Result<(), String> {
-                let _running = Finished(running);
-                let mut player =
-                    selfplay::Player::new(DATAGEN_HASH_MB).ok_or("no memory for the table")?;
-                let mut index = t as u64 + already * options.threads as u64;
-                let mut buffer = Vec::new();
-                while index < options.games {
-                    let game = player.play_game(options.seed, index, &options.settings);
-                    buffer.clear();
-                    game.encode(&mut buffer);
-                    file.write_all(&buffer)
-                        .and_then(|_| file.flush())
-                        .map_err(|e| format!("writing game {index}: {e}"))?;
-                    positions.fetch_add(game.plies.len() as u64, Ordering::Relaxed);
-                    results[game.result as usize].fetch_add(1, Ordering::Relaxed);
-                    games_done.fetch_add(1, Ordering::Relaxed);
-                    index += options.threads as u64;
-                }
-                Ok(())
-            }));
+            // The search recurses a frame per ply, each with its move picker: the
+            // engine's search threads' stack, not the default 2 MB.
+            let spawned = std::thread::Builder::new()
+                .name(format!("datagen-{t}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || -> Result<(), String> {
+                    let _running = Finished(running);
+                    let mut player =
+                        selfplay::Player::new(DATAGEN_HASH_MB).ok_or("no memory for the table")?;
+                    let mut index = t as u64 + already * options.threads as u64;
+                    let mut buffer = Vec::new();
+                    while index < options.games {
+                        let game = player.play_game(options.seed, index, &options.settings);
+                        buffer.clear();
+                        game.encode(&mut buffer);
+                        file.write_all(&buffer)
+                            .and_then(|_| file.flush())
+                            .map_err(|e| format!("writing game {index}: {e}"))?;
+                        positions.fetch_add(game.plies.len() as u64, Ordering::Relaxed);
+                        results[game.result as usize].fetch_add(1, Ordering::Relaxed);
+                        games_done.fetch_add(1, Ordering::Relaxed);
+                        index += options.threads as u64;
+                    }
+                    Ok(())
+                });
+            handles.push(spawned.map_err(|e| format!("cannot start a datagen thread: {e}"))?);
         }
         let mut last = Instant::now();
         while running.load(Ordering::Relaxed) > 0 {

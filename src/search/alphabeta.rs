@@ -157,8 +157,9 @@ impl Searcher<'_> {
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
         // Where it did, pruning on it is riskier; where it fell, it is safer.
-        // Without an evaluation two plies back (before the root: a sentinel frame; after a check) there is
-        // no evidence either way: assume improving, the cautious side.
+        // Without an evaluation two plies back (before the root, where a sentinel frame
+        // stands, or after a check) there is no evidence either way: assume improving,
+        // the cautious side.
         let improving = !in_check
             && self
                 .stack
