@@ -205,6 +205,9 @@ pub struct Searcher<'a> {
     probe_in_tree: bool,
     /// The root moves' tablebase score, reported unless the search proves a mate.
     root_tb_score: Option<Score>,
+    /// The first move and the bound of the last line 1 reported: the move a GUI shows
+    /// as the one about to be played.
+    shown: Option<(Move, ScoreBound)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -304,6 +307,7 @@ impl<'a> Searcher<'a> {
             tablebases: None,
             probe_in_tree: false,
             root_tb_score: None,
+            shown: None,
         }
     }
 
@@ -404,6 +408,8 @@ impl<'a> Searcher<'a> {
         // Completed iterations' scores, and how long the best move has stayed the same.
         let mut scores: Vec<Score> = Vec::new();
         let mut stable_iterations = 0;
+        // The iteration that the best move's line comes from.
+        let mut line_depth = 0;
         for depth in 1..=max_depth {
             if threads::helper_skips(self.id, depth, game_keys.len() as u32) {
                 continue;
@@ -430,6 +436,11 @@ impl<'a> Searcher<'a> {
             if !best.pv.is_empty() {
                 result.best = Some(best.mv);
                 result.ponder = best.pv.get(1).copied();
+                // (A move not searched again in an interrupted iteration keeps the
+                // line and score of the last one.)
+                if best.score > -INFINITY {
+                    line_depth = depth;
+                }
             }
             if self.stopped {
                 break;
@@ -465,8 +476,37 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
+        self.show_the_move_played(result.best, line_depth, report);
         result.nodes = self.total_nodes();
         result
+    }
+
+    /// The move played is the move shown: if the last line 1 reported was not the
+    /// exact line of `best` (an interrupted iteration found a better move, or its last
+    /// report was an aspiration bound), reports `best`'s line now, before the answer.
+    fn show_the_move_played(
+        &mut self,
+        best: Option<Move>,
+        depth: i32,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        let Some(best) = best else { return };
+        if self.id != 0 || self.shown == Some((best, ScoreBound::Exact)) {
+            return;
+        }
+        let Some(line) = self
+            .root_moves
+            .get(0)
+            .filter(|r| r.mv == best && !r.pv.is_empty())
+        else {
+            return;
+        };
+        let score = if line.score > -INFINITY {
+            line.score
+        } else {
+            line.previous_score
+        };
+        self.report(depth.max(1), 0, score, ScoreBound::Exact, report);
     }
 
     /// One search of the root for the line `pv_index`, with a window around the line's
@@ -534,7 +574,7 @@ impl<'a> Searcher<'a> {
 
     /// Reports the line ranked `rank` (0 = best) with `score`.
     fn report(
-        &self,
+        &mut self,
         depth: i32,
         rank: usize,
         score: Score,
@@ -552,6 +592,9 @@ impl<'a> Searcher<'a> {
             Some(tb) => (tb, ScoreBound::Exact),
             None => (score, bound),
         };
+        if rank == 0 {
+            self.shown = pv.first().map(|&m| (m, bound));
+        }
         report(&Report {
             multipv: rank + 1,
             depth,
@@ -567,7 +610,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// After a MultiPV iteration: every line, best first.
-    fn report_lines(&self, depth: i32, lines: usize, report: &mut dyn FnMut(&Report)) {
+    fn report_lines(&mut self, depth: i32, lines: usize, report: &mut dyn FnMut(&Report)) {
         for rank in 0..lines {
             let score = self.root_moves.get(rank).map_or(0, |r| r.score);
             self.report(depth, rank, score, ScoreBound::Exact, report);
@@ -658,10 +701,12 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if self
-            .limits
-            .nodes
-            .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
+        // Neither `stop` nor a node limit interrupts the first iteration (see below).
+        if self.first_iteration_done
+            && self
+                .limits
+                .nodes
+                .is_some_and(|limit| self.nodes + self.other_nodes >= limit)
         {
             self.stopped = true;
         }
@@ -673,13 +718,13 @@ impl<'a> Searcher<'a> {
                     self.stopped = true;
                 }
             }
-            // The clock never interrupts the first iteration: it is what makes the move
-            // a searched one, and takes well under a millisecond.
-            let out_of_time = self.first_iteration_done
-                && self.time.is_some_and(|t| {
-                    !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
-                });
-            if self.control.is_stopped() || out_of_time {
+            // Nothing interrupts the first iteration, neither the clock nor `stop`: it
+            // is what makes the answer a searched move with its line, and it takes well
+            // under a millisecond.
+            let out_of_time = self.time.is_some_and(|t| {
+                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
+            });
+            if self.first_iteration_done && (self.control.is_stopped() || out_of_time) {
                 self.stopped = true;
             }
         }
