@@ -284,6 +284,31 @@ pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
         .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
 }
 
+/// The first `per_suite` positions of the standard and of the Chess960 perft suite
+/// (`perft/perftsuite.epd`, `perft/fischer.epd`) that shakmaty accepts, for tests that
+/// walk many varied positions (castling in both modes, en passant, promotions).
+#[cfg(test)]
+pub(crate) fn perft_suite_positions(per_suite: usize) -> Vec<Chess> {
+    let suites = [
+        (
+            include_str!("../perft/perftsuite.epd"),
+            CastlingMode::Standard,
+        ),
+        (include_str!("../perft/fischer.epd"), CastlingMode::Chess960),
+    ];
+    suites
+        .into_iter()
+        .flat_map(|(suite, mode)| {
+            suite
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .take(per_suite)
+                // (A few suite positions are ones shakmaty refuses: skipped.)
+                .filter_map(move |line| parse_fen(line.split(';').next().unwrap(), mode).ok())
+        })
+        .collect()
+}
+
 /// `pos` with the colours swapped and the board flipped (castling rights and en
 /// passant with it): the same position for the other side, for symmetry tests.
 #[cfg(test)]
@@ -343,22 +368,9 @@ mod tests {
 
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
-        let suites = [
-            (
-                include_str!("../perft/perftsuite.epd"),
-                CastlingMode::Standard,
-            ),
-            (include_str!("../perft/fischer.epd"), CastlingMode::Chess960),
-        ];
         let mut checks = 0;
-        for (suite, mode) in suites {
-            for line in suite.lines().filter(|l| !l.trim().is_empty()).take(60) {
-                let fen = line.split(';').next().unwrap();
-                // (A few suite positions are ones shakmaty refuses: skipped here.)
-                if let Ok(pos) = parse_fen(fen, mode) {
-                    checks += check_gives_check(&Board::new(pos), 3);
-                }
-            }
+        for pos in perft_suite_positions(60) {
+            checks += check_gives_check(&Board::new(pos), 3);
         }
         // Direct, discovered, en passant, promotion and castling checks all occur.
         assert!(checks > 10_000, "only {checks} checks seen");

@@ -589,32 +589,17 @@ pub(crate) mod tests {
     #[test]
     fn incremental_updates_match_a_refresh() {
         let net = random_network(1);
-        let suites = [
-            (
-                include_str!("../../perft/perftsuite.epd"),
-                CastlingMode::Standard,
-            ),
-            (
-                include_str!("../../perft/fischer.epd"),
-                CastlingMode::Chess960,
-            ),
-        ];
         let mut boards = 0;
-        for (suite, mode) in suites {
-            for line in suite.lines().filter(|l| !l.trim().is_empty()).take(40) {
-                let fen = line.split(';').next().unwrap();
-                if let Ok(pos) = parse_fen(fen, mode) {
-                    let mut stack = AccumulatorStack::default();
-                    stack.set_root(net, pos.board());
-                    boards += walk(
-                        &Position::with_network(pos, Some(net)),
-                        net,
-                        &mut stack,
-                        0,
-                        2,
-                    );
-                }
-            }
+        for pos in crate::position::perft_suite_positions(40) {
+            let mut stack = AccumulatorStack::default();
+            stack.set_root(net, pos.board());
+            boards += walk(
+                &Position::with_network(pos, Some(net)),
+                net,
+                &mut stack,
+                0,
+                2,
+            );
         }
         // Castling (both modes), en passant, promotions and captures all occur there.
         assert!(boards > 20_000, "only {boards} boards");

@@ -158,8 +158,7 @@ fn pawn_move(to: Square, offset: i32, capture: Option<Role>, promotion: Option<R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::parse_fen;
-    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
 
     /// Every position up to `depth` plies from `pos`, not in check.
     fn walk(pos: &Chess, depth: u32, visit: &mut impl FnMut(&Chess)) {
@@ -181,45 +180,31 @@ mod tests {
     /// kept in the order of the full list).
     #[test]
     fn stages_are_the_legal_moves_in_shakmatys_order() {
-        let suites = [
-            (
-                include_str!("../../perft/perftsuite.epd"),
-                CastlingMode::Standard,
-            ),
-            (
-                include_str!("../../perft/fischer.epd"),
-                CastlingMode::Chess960,
-            ),
-        ];
         let mut positions = 0;
-        for (suite, mode) in suites {
-            for line in suite.lines().filter(|l| !l.trim().is_empty()).take(20) {
-                let Ok(pos) = parse_fen(line.split(';').next().unwrap(), mode) else {
-                    continue;
-                };
-                walk(&pos, 2, &mut |pos| {
-                    positions += 1;
-                    let legal = pos.legal_moves();
-                    let mut noisy_moves = Vec::new();
-                    noisy(pos, |m| noisy_moves.push(m));
-                    let mut quiet_moves = Vec::new();
-                    quiet(pos, |m| quiet_moves.push(m));
-                    let want_noisy: Vec<Move> = legal
-                        .iter()
-                        .copied()
-                        .filter(|m| m.is_capture() || m.is_promotion())
-                        .collect();
-                    let want_quiet: Vec<Move> = legal
-                        .iter()
-                        .copied()
-                        .filter(|m| !m.is_capture() && !m.is_promotion())
-                        .collect();
-                    noisy_moves.retain(|&m| pos.is_legal(m));
-                    quiet_moves.retain(|&m| pos.is_legal(m));
-                    assert_eq!(noisy_moves, want_noisy, "{line}");
-                    assert_eq!(quiet_moves, want_quiet, "{line}");
-                });
-            }
+        for pos in crate::position::perft_suite_positions(20) {
+            let line = Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string();
+            walk(&pos, 2, &mut |pos| {
+                positions += 1;
+                let legal = pos.legal_moves();
+                let mut noisy_moves = Vec::new();
+                noisy(pos, |m| noisy_moves.push(m));
+                let mut quiet_moves = Vec::new();
+                quiet(pos, |m| quiet_moves.push(m));
+                let want_noisy: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.is_promotion())
+                    .collect();
+                let want_quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_capture() && !m.is_promotion())
+                    .collect();
+                noisy_moves.retain(|&m| pos.is_legal(m));
+                quiet_moves.retain(|&m| pos.is_legal(m));
+                assert_eq!(noisy_moves, want_noisy, "{line}");
+                assert_eq!(quiet_moves, want_quiet, "{line}");
+            });
         }
         assert!(positions > 10_000, "only {positions} positions");
     }
