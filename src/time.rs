@@ -157,6 +157,19 @@ impl TimeManager {
             .min(self.hard)
     }
 
+    /// [`TimeManager::soft`] for a search of several lines (MultiPV): only a falling
+    /// score extends it. The exact scores of close lines reorder them and spread the
+    /// nodes, which would read as an unsettled search and stretch every move; the
+    /// budget of a timed move must not depend on how many lines a GUI shows.
+    pub fn soft_for_several_lines(&self, score_drop: i32) -> Duration {
+        if self.fixed_soft {
+            return self.optimum;
+        }
+        let score =
+            (1.0 + SCORE_DROP_PER_CP * score_drop as f64).clamp(SCORE_FACTOR_MIN, SCORE_FACTOR_MAX);
+        self.optimum.mul_f64(score).min(self.hard)
+    }
+
     /// One legal move: nothing to think about.
     pub fn answer_now(&mut self) {
         self.optimum = Duration::ZERO;
@@ -256,11 +269,30 @@ mod tests {
                         assert!(tm.optimum <= tm.hard, "{ctx}");
                         for p in [calm(), troubled()] {
                             assert!(tm.soft(&p) <= tm.hard, "{ctx}");
+                            assert!(tm.soft_for_several_lines(p.score_drop) <= tm.hard, "{ctx}");
                         }
                     }
                 }
             }
         }
+    }
+
+    /// With several lines, only a falling score moves the budget: an unsettled
+    /// best move or a small share of the nodes for it (what close MultiPV lines look
+    /// like) do not stretch it.
+    #[test]
+    fn several_lines_think_as_long_as_one_settled_or_not() {
+        let tm = TimeManager::new(&clock(16_441, 1_000, None), 10, Policy::Adaptive).unwrap();
+        assert_eq!(tm.soft_for_several_lines(0), tm.optimum);
+        assert!(
+            tm.soft(&troubled()) > tm.optimum,
+            "a single line in trouble thinks longer"
+        );
+        assert!(
+            tm.soft_for_several_lines(60) > tm.optimum,
+            "a falling score still counts"
+        );
+        assert!(tm.soft_for_several_lines(60) <= tm.soft(&troubled()));
     }
 
     #[test]

@@ -208,6 +208,11 @@ pub struct Searcher<'a> {
     /// The first move and the bound of the last line 1 reported: the move a GUI shows
     /// as the one about to be played.
     shown: Option<(Move, ScoreBound)>,
+    /// MultiPV in a timed search: when the lines after the first must end (the time
+    /// the last completed iteration allowed), so that extra lines cost no clock.
+    extra_lines_until: Option<Duration>,
+    /// More than one line is searched (MultiPV).
+    several_lines: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -308,6 +313,8 @@ impl<'a> Searcher<'a> {
             probe_in_tree: false,
             root_tb_score: None,
             shown: None,
+            extra_lines_until: None,
+            several_lines: false,
         }
     }
 
@@ -400,6 +407,7 @@ impl<'a> Searcher<'a> {
             return result;
         }
         let lines = self.limits.multipv.clamp(1, self.root_moves.len());
+        self.several_lines = lines > 1;
         let max_depth = self
             .limits
             .depth
@@ -410,6 +418,9 @@ impl<'a> Searcher<'a> {
         let mut stable_iterations = 0;
         // The iteration that the best move's line comes from.
         let mut line_depth = 0;
+        // How the last completed iteration went (for the clock), and its first line's move.
+        let mut last_progress: Option<Progress> = None;
+        let mut previous_first_move = None;
         for depth in 1..=max_depth {
             if threads::helper_skips(self.id, depth, game_keys.len() as u32) {
                 continue;
@@ -417,13 +428,38 @@ impl<'a> Searcher<'a> {
             self.seldepth = 0;
             self.root_moves.start_iteration();
             let nodes_before = self.nodes;
+            // Nodes of the first line's search: the best move's share of them says how
+            // settled the search is, however many lines follow.
+            let mut first_line_nodes = 0;
+            // The first line's best move, its score and nodes: what the clock judges the
+            // iteration by (with MultiPV, the exact scores of close lines reorder them
+            // often, which is no reason to think longer).
+            let mut first_line = None;
             for pv_index in 0..lines {
                 self.pv_index = pv_index;
                 self.aspiration(root, depth, lines, report);
+                if pv_index == 0 {
+                    first_line_nodes = self.nodes - nodes_before;
+                    first_line = self.root_moves.get(0).map(|r| (r.mv, r.score, r.nodes));
+                }
                 if self.stopped {
                     break;
                 }
+                // MultiPV does not stretch a timed move: past the time the last completed
+                // iteration allowed, the iteration ends with the lines it has (the first,
+                // the move played, is complete), even in the middle of a line.
+                if pv_index + 1 < lines
+                    && let Some(progress) = &last_progress
+                    && let Some(soft) = self.soft_time(progress)
+                {
+                    if self.control.clock_elapsed() >= soft {
+                        self.stopped = true;
+                        break;
+                    }
+                    self.extra_lines_until = Some(soft);
+                }
             }
+            self.extra_lines_until = None;
             self.pv_index = 0;
             if lines > 1 && !self.stopped {
                 self.root_moves.rank_lines(lines);
@@ -431,7 +467,6 @@ impl<'a> Searcher<'a> {
             }
             // The root takes only moves whose search completed, so even an interrupted
             // iteration's line is a fully searched one, at least as good as the last.
-            let previous_best = result.best;
             let best = self.root_moves.get(0).expect("a root move");
             if !best.pv.is_empty() {
                 result.best = Some(best.mv);
@@ -446,28 +481,29 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let score = best.score;
-            let best_nodes = best.nodes;
             result.score = self.tablebase_score(score).unwrap_or(score);
             result.depth = depth;
             self.first_iteration_done = true;
-            scores.push(score);
-            if depth > 1 && result.best == previous_best {
+            let (first_move, first_score, best_nodes) =
+                first_line.unwrap_or((best.mv, score, best.nodes));
+            scores.push(first_score);
+            if depth > 1 && Some(first_move) == previous_first_move {
                 stable_iterations += 1;
             } else {
                 stable_iterations = 0;
             }
+            previous_first_move = Some(first_move);
             if self.root_moves.len() == 1
                 && let Some(time) = &mut self.time
             {
                 // One legal move: answer now (also right after a `ponderhit`).
                 time.answer_now();
             }
-            let iteration_nodes = self.nodes - nodes_before;
             let progress = Progress {
                 stable_iterations,
                 score_drop: score_drop(&scores),
-                best_move_effort: if iteration_nodes > 0 {
-                    best_nodes as f64 / iteration_nodes as f64
+                best_move_effort: if first_line_nodes > 0 {
+                    best_nodes as f64 / first_line_nodes as f64
                 } else {
                     0.0
                 },
@@ -475,6 +511,7 @@ impl<'a> Searcher<'a> {
             if self.iteration_limit_reached(score, &progress) {
                 break;
             }
+            last_progress = Some(progress);
         }
         self.show_the_move_played(result.best, line_depth, report);
         result.nodes = self.total_nodes();
@@ -686,11 +723,23 @@ impl<'a> Searcher<'a> {
         if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
             return true;
         }
-        if self.limits.infinite || self.control.is_pondering() {
-            return false;
+        self.soft_time(progress)
+            .is_some_and(|soft| self.control.clock_elapsed() >= soft)
+    }
+
+    /// When the main thread's clock says to start nothing more, after an iteration
+    /// that went as `progress` says (none in an infinite search or while pondering).
+    fn soft_time(&self, progress: &Progress) -> Option<Duration> {
+        if self.id != 0 || self.limits.infinite || self.control.is_pondering() {
+            return None;
         }
-        self.time
-            .is_some_and(|t| self.control.clock_elapsed() >= t.soft(progress))
+        self.time.map(|t| {
+            if self.several_lines {
+                t.soft_for_several_lines(progress.score_drop)
+            } else {
+                t.soft(progress)
+            }
+        })
     }
 
     /// Counts a node, reads the stop flag (a `stop` must end the search at once) and,
@@ -722,7 +771,11 @@ impl<'a> Searcher<'a> {
             // is what makes the answer a searched move with its line, and it takes well
             // under a millisecond.
             let out_of_time = self.time.is_some_and(|t| {
-                !self.control.is_pondering() && self.control.clock_elapsed() >= t.hard()
+                !self.control.is_pondering()
+                    && (self.control.clock_elapsed() >= t.hard()
+                        || self
+                            .extra_lines_until
+                            .is_some_and(|end| self.control.clock_elapsed() >= end))
             });
             if self.first_iteration_done && (self.control.is_stopped() || out_of_time) {
                 self.stopped = true;
