@@ -431,7 +431,10 @@ impl Session {
 /// score) and reads `wdl` too.
 pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> String {
     let ms = r.time.as_millis() as u64;
-    let nps = r.nodes * 1000 / ms.max(1);
+    // From microseconds: a line sent in its first millisecond (`time 0`) still gets a
+    // real rate, not nodes × 1000.
+    let micros = r.time.as_micros().max(1);
+    let nps = (u128::from(r.nodes) * 1_000_000 / micros) as u64;
     let score = format_score(r.score);
     let bound = match r.bound {
         ScoreBound::Exact => "",
@@ -530,6 +533,20 @@ mod tests {
             mated.contains(" score mate -1 wdl 0 0 1000 nodes "),
             "{mated}"
         );
+    }
+
+    #[test]
+    fn nps_is_a_real_rate_even_within_the_first_millisecond() {
+        let mode = CastlingMode::Standard;
+        let mut r = report(0, ScoreBound::Exact);
+        r.nodes = 300;
+        r.time = Duration::from_micros(400);
+        let line = format_info(&r, mode, None);
+        assert!(line.contains(" nps 750000 "), "{line}");
+        assert!(line.contains(" time 0"), "{line}");
+        r.time = Duration::from_millis(10);
+        r.nodes = 1000;
+        assert!(format_info(&r, mode, None).contains(" nps 100000 "));
     }
 
     #[test]
