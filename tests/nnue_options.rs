@@ -146,6 +146,27 @@ fn the_built_in_network_is_the_default_when_there_is_one() {
     e.send("setoption name EvalFile value <built-in>");
     e.send(&format!("setoption name Use NNUE value {built_in}"));
     assert_eq!(eval_of(&mut e), default);
+    // The default a GUI shows (and sends back) names the built-in network, no file.
+    let shown = options
+        .iter()
+        .find_map(|l| l.strip_prefix("option name EvalFile type string default "))
+        .expect("EvalFile is declared");
+    assert_eq!(
+        shown,
+        tabas::nnue::embedded_name().unwrap_or("<empty>"),
+        "{options:?}"
+    );
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
+    e.send(&format!("setoption name EvalFile value {shown}"));
+    let answer = e.sync();
+    assert!(
+        answer.iter().all(|l| !l.contains("error")),
+        "the default is no file to load: {answer:?}"
+    );
+    assert_eq!(eval_of(&mut e), default);
     e.quit();
     let _ = std::fs::remove_file(other);
 }

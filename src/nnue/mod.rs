@@ -492,6 +492,23 @@ pub fn embedded() -> Option<&'static Network> {
         .as_ref()
 }
 
+/// The built-in network's name, as the `EvalFile` option shows it: `tabas-` and 32 bits
+/// of a hash (FNV-1a) of its file, so that the name changes with the network, as
+/// Stockfish's `nn-….nnue` does. No file of that name is read: the name stands for the
+/// network inside the binary. `None` in a build without one.
+pub fn embedded_name() -> Option<&'static str> {
+    static NAME: OnceLock<Option<String>> = OnceLock::new();
+    NAME.get_or_init(|| {
+        EMBEDDED_BYTES.map(|bytes| {
+            let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+            format!("tabas-{:08x}.nnue", hash >> 32)
+        })
+    })
+    .as_deref()
+}
+
 /// The default network's file, in the binary: how it was made is in the README
 /// ("The network"). `None` here builds an engine without one (the hand-written
 /// evaluation plays, and `Use NNUE` starts false).
@@ -733,6 +750,13 @@ pub(crate) mod tests {
     #[test]
     fn the_built_in_network_loads_if_there_is_one() {
         assert_eq!(embedded().is_some(), EMBEDDED_BYTES.is_some());
+        assert_eq!(embedded_name().is_some(), EMBEDDED_BYTES.is_some());
+        if let Some(name) = embedded_name() {
+            assert!(
+                name.starts_with("tabas-") && name.ends_with(".nnue") && name.len() == 19,
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -88,8 +88,15 @@ pub enum OptionEffect {
 /// What GUIs show, and some send back, for an empty string option.
 const EMPTY_STRING: &str = "<empty>";
 
-/// `EvalFile`'s value for the network built into the binary.
+/// An `EvalFile` value for the network built into the binary, kept from earlier
+/// versions (whose default it was; GUIs showed it as if it were a file name).
 pub const BUILT_IN_NETWORK: &str = "<built-in>";
+
+/// `EvalFile`'s default: the built-in network's name (`nnue::embedded_name`), or
+/// `<empty>` in a build without one.
+pub fn eval_file_default() -> &'static str {
+    crate::nnue::embedded_name().unwrap_or(EMPTY_STRING)
+}
 
 /// The name of the option that opens the debug log (see `debug_log`).
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
@@ -131,7 +138,10 @@ pub fn declarations(dev: bool) -> Vec<String> {
             "option name Use NNUE type check default {}",
             use_nnue_default()
         ),
-        format!("option name EvalFile type string default {BUILT_IN_NETWORK}"),
+        format!(
+            "option name EvalFile type string default {}",
+            eval_file_default()
+        ),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
@@ -226,10 +236,16 @@ impl Options {
                 self.use_nnue = check(value, name)?;
                 Ok(OptionEffect::Evaluation)
             }
-            // No value, `<empty>` or the default's name: the built-in network.
+            // No value, `<empty>`, the default (the built-in network's name) or the old
+            // default `<built-in>`: the built-in network.
             "evalfile" => Ok(OptionEffect::LoadNetwork(
                 value
-                    .filter(|v| !v.is_empty() && *v != EMPTY_STRING && *v != BUILT_IN_NETWORK)
+                    .filter(|v| {
+                        !v.is_empty()
+                            && *v != EMPTY_STRING
+                            && *v != BUILT_IN_NETWORK
+                            && Some(*v) != crate::nnue::embedded_name()
+                    })
                     .map(str::to_string),
             )),
             // Opened or closed by the stdin reader as the line arrives, so that every
@@ -408,7 +424,13 @@ mod tests {
             o.set("EvalFile", Some(" nets/a b.nnue ")),
             Ok(OptionEffect::LoadNetwork(Some("nets/a b.nnue".into())))
         );
-        for built_in in [None, Some(""), Some("<empty>"), Some(BUILT_IN_NETWORK)] {
+        for built_in in [
+            None,
+            Some(""),
+            Some("<empty>"),
+            Some(BUILT_IN_NETWORK),
+            Some(eval_file_default()),
+        ] {
             assert_eq!(
                 o.set("evalfile", built_in),
                 Ok(OptionEffect::LoadNetwork(None)),
