@@ -94,10 +94,20 @@ fn uci_handshake_lists_id_and_options() {
     if lines.len() < 3 {
         e.fail("uci reply too short");
     }
-    let expected_name = format!("id name Tabas {}", env!("CARGO_PKG_VERSION"));
-    if lines[0] != expected_name {
+    // `Tabas <version>`, and in a git checkout `-dev-<commit>` (see build.rs): the
+    // commit is not known here, only its shape.
+    let release = format!("id name Tabas {}", env!("CARGO_PKG_VERSION"));
+    let dev_commit = lines[0]
+        .strip_prefix(&release)
+        .map(|rest| rest.strip_prefix("-dev-").unwrap_or(rest));
+    let well_formed = match dev_commit {
+        Some("") => lines[0] == release,
+        Some(hex) => (4..=40).contains(&hex.len()) && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        None => false,
+    };
+    if !well_formed {
         e.fail(&format!(
-            "first line {:?}, expected {expected_name:?}",
+            "first line {:?}, expected {release:?} optionally followed by -dev-<commit>",
             lines[0]
         ));
     }
@@ -1505,5 +1515,89 @@ fn uci_show_wdl_puts_win_draw_loss_after_every_score() {
 
     expect_silent(&mut e, "setoption name UCI_ShowWDL value false");
     scored_lines_without_wdl(&mut e);
+    e.quit();
+}
+
+#[test]
+fn help_lists_every_command_as_info_strings() {
+    let mut e = ready_engine();
+    e.send("help");
+    let lines = e.sync();
+    if lines.is_empty() || !lines.iter().all(|l| l.starts_with("info string ")) {
+        e.fail(&format!(
+            "help: expected info string lines only, got {lines:?}"
+        ));
+    }
+    let text: Vec<&str> = lines.iter().map(|l| &l["info string ".len()..]).collect();
+    for command in [
+        "uci",
+        "debug",
+        "isready",
+        "setoption",
+        "register",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "quit",
+        "go perft",
+        "bench",
+        "d",
+        "eval",
+        "help",
+    ] {
+        let named = |l: &&str| {
+            l.strip_prefix(command)
+                .is_some_and(|rest| rest.starts_with([' ', ':']))
+        };
+        if !text.iter().any(named) {
+            e.fail(&format!("help does not list '{command}': {text:?}"));
+        }
+    }
+    // Each first word listed is a command the engine takes (`quit` aside, which ends
+    // it, and `go`, which searches): none is an unknown command.
+    for l in &text {
+        let word = l.split([' ', ':']).next().unwrap_or("");
+        if matches!(
+            word,
+            "uci" | "isready" | "register" | "ucinewgame" | "d" | "eval" | "help"
+        ) {
+            e.check = OutputCheck::ProtocolOrDisplay;
+            e.send(word);
+            if !errors(&e.sync()).is_empty() {
+                e.fail(&format!("help lists '{word}', which is refused"));
+            }
+            e.check = OutputCheck::Protocol;
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn a_syzygy_path_keeps_two_spaces_in_a_row() {
+    let mut e = ready_engine();
+    // A directory that exists only with both spaces: reading it says it has no table
+    // (not that it cannot be read), and names it as written.
+    let root = common::tools::temp_dir("protocol", "spaces");
+    let dir = root.join("my  tables");
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    let dir = dir.to_str().expect("a UTF-8 temporary path").to_string();
+    let line = expect_error(&mut e, &format!("setoption name SyzygyPath value {dir}"));
+    if !line.contains(&format!("no Syzygy table (.rtbw, .rtbz) in '{dir}'")) {
+        e.fail(&format!("the path was not kept as written: {line:?}"));
+    }
+    // Leading and trailing blanks are not part of it.
+    let line = expect_error(
+        &mut e,
+        &format!("setoption name SyzygyPath value \t {dir}  "),
+    );
+    if !line.contains(&format!("in '{dir}'")) {
+        e.fail(&format!("the path was not trimmed at its ends: {line:?}"));
+    }
+    // Other options still parse.
+    expect_silent(&mut e, "setoption  name  Hash  value  8 ");
+    expect_silent(&mut e, "setoption name Move Overhead value 30");
+    let _ = std::fs::remove_dir_all(&root);
     e.quit();
 }

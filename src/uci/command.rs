@@ -70,6 +70,8 @@ pub enum Command {
     },
     /// Non-standard: the static evaluation of the current position.
     Eval,
+    /// Non-standard: the commands understood, as `info string` lines.
+    Help,
 }
 
 /// Parses one input line. `Ok(None)` for a blank line.
@@ -89,12 +91,13 @@ pub fn parse(line: &str) -> Result<Option<Command>, UciError> {
         "register" => Command::Register,
         "d" => Command::Display,
         "eval" => Command::Eval,
+        "help" => Command::Help,
         "debug" => match rest.first().copied() {
             Some("on") => Command::Debug(true),
             Some("off") => Command::Debug(false),
             _ => return err("debug needs 'on' or 'off'"),
         },
-        "setoption" => parse_setoption(&rest)?,
+        "setoption" => parse_setoption(&rest, line)?,
         "position" => parse_position(&rest)?,
         "go" => Command::Go(parse_go(&rest)),
         "bench" => Command::Bench {
@@ -155,14 +158,18 @@ pub fn parse_number(word: &str, what: &str) -> Result<i64, UciError> {
     }))
 }
 
-fn parse_setoption(words: &[&str]) -> Result<Command, UciError> {
+/// `setoption name <id> [value <x>]`: the name's words are joined by single spaces
+/// (names are matched without regard to spacing), while the value is kept as written
+/// between its first and last non-blank characters: a path such as a `SyzygyPath`
+/// may hold two spaces in a row.
+fn parse_setoption(words: &[&str], line: &str) -> Result<Command, UciError> {
     if words.first() != Some(&"name") {
         return err("setoption needs 'name <id> [value <x>]'");
     }
     let words = &words[1..];
     let value_at = words.iter().position(|w| *w == "value");
     let (name_words, value) = match value_at {
-        Some(i) => (&words[..i], Some(words[i + 1..].join(" "))),
+        Some(i) => (&words[..i], Some(raw_rest(line, words[i]).to_string())),
         None => (words, None),
     };
     if name_words.is_empty() {
@@ -172,6 +179,15 @@ fn parse_setoption(words: &[&str]) -> Result<Command, UciError> {
         name: name_words.join(" "),
         value,
     })
+}
+
+/// The text of `line` after `word` (a slice of `line`, as `split_whitespace` gives),
+/// trimmed at both ends only: the spacing inside stays as written.
+fn raw_rest<'a>(line: &'a str, word: &str) -> &'a str {
+    let start = word.as_ptr() as usize - line.as_ptr() as usize;
+    debug_assert_eq!(line.get(start..start + word.len()), Some(word));
+    let end = start + word.len();
+    line[end..].trim_matches(char::is_whitespace)
 }
 
 fn parse_position(words: &[&str]) -> Result<Command, UciError> {
@@ -351,6 +367,7 @@ mod tests {
         assert_eq!(ok("  isready  "), Command::IsReady);
         assert_eq!(ok("debug on"), Command::Debug(true));
         assert_eq!(ok("quit"), Command::Quit);
+        assert_eq!(ok("help"), Command::Help);
         assert_eq!(parse("   "), Ok(None));
         assert!(parse("debug maybe").is_err());
     }
@@ -386,6 +403,47 @@ mod tests {
         );
         assert!(parse("setoption Hash 3").is_err());
         assert!(parse("setoption name").is_err());
+    }
+
+    #[test]
+    fn setoption_values_keep_their_inner_spacing() {
+        let value = |line: &str| match ok(line) {
+            Command::SetOption { value, .. } => value,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            value("setoption name SyzygyPath value /tb/a  b:/tb/c\td\n"),
+            Some("/tb/a  b:/tb/c\td".into())
+        );
+        assert_eq!(
+            value("setoption  name   SyzygyPath   value \t /my  tables/x  \r\n"),
+            Some("/my  tables/x".into())
+        );
+        assert_eq!(
+            value("setoption name SyzygyPath value a\tb   c"),
+            Some("a\tb   c".into())
+        );
+        assert_eq!(value("setoption name Hash value 64"), Some("64".into()));
+        assert_eq!(value("setoption name Hash value"), Some(String::new()));
+        assert_eq!(value("setoption name Hash value   "), Some(String::new()));
+        assert_eq!(value("setoption name Clear Hash"), None);
+        // The first `value` word splits; a later one is part of the value.
+        assert_eq!(
+            value("setoption name SyzygyPath value /x/value  y"),
+            Some("/x/value  y".into())
+        );
+        assert_eq!(
+            value("setoption name SyzygyPath value a value  b"),
+            Some("a value  b".into())
+        );
+        // A word that merely contains "value" is not the keyword.
+        assert_eq!(
+            ok("setoption name Xvalue  Y value  1"),
+            Command::SetOption {
+                name: "Xvalue Y".into(),
+                value: Some("1".into())
+            }
+        );
     }
 
     #[test]

@@ -76,7 +76,7 @@ pub fn open(path: &str) -> Result<(), String> {
     let note = format!(
         "{} {} debug log opened",
         super::ENGINE_NAME,
-        env!("CARGO_PKG_VERSION")
+        super::version()
     );
     let first = format_line(SystemTime::now(), Direction::Note, &note);
     if let Err(e) = file.write_all(first.as_bytes()) {

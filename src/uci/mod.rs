@@ -11,6 +11,7 @@
 //! | `go perft N` | Stockfish-style divide and `Nodes searched: N` |
 //! | `stop`, `ponderhit`, `quit`, `debug on\|off`, `register` | |
 //! | `d`, `eval`, `bench [depth]` | non-standard: board, evaluation, benchmark |
+//! | `help` | non-standard: the commands understood, as `info string` lines |
 //!
 //! `go perft` and `bench` run on a thread of their own like a search: `isready` is
 //! answered meanwhile, and `stop`, another `go` (perft or not), `bench`, `quit` or the
@@ -42,6 +43,40 @@ use std::sync::mpsc;
 
 pub const ENGINE_NAME: &str = "Tabas";
 pub const ENGINE_AUTHOR: &str = "the Tabas developers";
+
+/// The version `id name` shows: the crate's version, and for a development build (a
+/// git checkout not at the release's tag, see `build.rs`) the commit:
+/// `0.1.0-dev-1a2b3c4`. A build without git (a release tarball) is plain `0.1.0`.
+pub fn version() -> String {
+    let release = env!("CARGO_PKG_VERSION");
+    match option_env!("TABAS_COMMIT") {
+        Some(commit) if !commit.is_empty() => format!("{release}-dev-{commit}"),
+        _ => release.to_string(),
+    }
+}
+
+/// `help`'s answer, each line sent as `info string …` (stdout carries protocol only):
+/// every command `command::parse` understands.
+pub const HELP: &[&str] = &[
+    "Tabas understands the UCI protocol and a few extensions:",
+    "uci: identify (id name, id author), list the options, uciok",
+    "debug on|off: more info strings (nodes and depth of each search)",
+    "isready: readyok when ready (answered during a search too)",
+    "setoption name <id> [value <x>]: set an option (uci lists them)",
+    "register: accepted, nothing to register",
+    "ucinewgame: a new game (clears the hash table)",
+    "position startpos|fen <FEN> [moves <m1> ...]: set the position",
+    "go [searchmoves <m1> ...] [ponder] [wtime <ms>] [btime <ms>] [winc <ms>] [binc <ms>] [movestogo <n>] [depth <n>] [nodes <n>] [mate <n>] [movetime <ms>] [infinite]: search, then bestmove",
+    "stop: end the search now (bestmove follows)",
+    "ponderhit: the move pondered on was played; the search goes on by the clock",
+    "quit: end the engine",
+    "Extensions:",
+    "go perft <depth>: count leaf nodes, move by move (divide), then Nodes searched",
+    "bench [depth]: search the fixed benchmark positions, then <N> nodes <M> nps",
+    "d: show the board, its FEN and its key",
+    "eval: the static evaluation of the position, side to move's view",
+    "help: this list",
+];
 
 /// Writes one protocol line to stdout and flushes it. A closed stdout is ignored
 /// (the GUI is gone; nothing useful is left to do but exit at end of input).
@@ -201,10 +236,7 @@ impl Session {
         };
         match command {
             Command::Uci => {
-                send(&format!(
-                    "id name {ENGINE_NAME} {}",
-                    env!("CARGO_PKG_VERSION")
-                ));
+                send(&format!("id name {ENGINE_NAME} {}", version()));
                 send(&format!("id author {ENGINE_AUTHOR}"));
                 for line in options::declarations(self.dev_options) {
                     send(&line);
@@ -238,6 +270,11 @@ impl Session {
                 self.engine.evaluate()
             )),
             Command::Bench { depth } => self.bench(depth),
+            Command::Help => {
+                for line in HELP {
+                    send(&format!("info string {line}"));
+                }
+            }
         }
         true
     }

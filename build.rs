@@ -1,0 +1,58 @@
+//! Names the build: in a git checkout, `TABAS_COMMIT` is the short hash of `HEAD`
+//! (`id name Tabas 0.1.0-dev-1a2b3c4`), unless `HEAD` is the release's own tag
+//! `v<version>`. Without git (a release tarball, or git not installed) nothing is
+//! set and the build is plain `Tabas 0.1.0`. Never fails the build.
+
+use std::path::Path;
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8(out.stdout).ok()?;
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// Rebuild when `HEAD` moves: `HEAD` itself (a checkout), the branch's ref file
+/// (a commit) and `packed-refs`; also the tags. Only existing paths: cargo reruns a
+/// build script every time for a path that does not exist.
+fn watch(path: &str) {
+    if let Some(p) = git(&["rev-parse", "--git-path", path])
+        && Path::new(&p).exists()
+    {
+        println!("cargo:rerun-if-changed={p}");
+    }
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    // A `.git` of our own (a directory, or a worktree's file): not some enclosing
+    // repository that a tarball was unpacked into.
+    if !Path::new(&manifest).join(".git").exists() {
+        return;
+    }
+    watch("HEAD");
+    watch("packed-refs");
+    watch("refs/tags");
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watch(&branch);
+    }
+    let Some(commit) = git(&["rev-parse", "--short", "HEAD"]) else {
+        return;
+    };
+    let release_tag = format!(
+        "v{}",
+        std::env::var("CARGO_PKG_VERSION").unwrap_or_default()
+    );
+    let tags = git(&["tag", "--points-at", "HEAD"]).unwrap_or_default();
+    if tags.lines().any(|t| t == release_tag) {
+        return;
+    }
+    if commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        println!("cargo:rustc-env=TABAS_COMMIT={commit}");
+    }
+}
