@@ -1601,3 +1601,44 @@ fn a_syzygy_path_keeps_two_spaces_in_a_row() {
     let _ = std::fs::remove_dir_all(&root);
     e.quit();
 }
+
+#[test]
+fn a_one_move_line_takes_its_ponder_move_from_the_table() {
+    let mut e = ready_engine();
+    // Searched deeper first, the position's table holds the replies: `go depth 1`,
+    // whose line is one move long, still gets a ponder move, legal after the best move
+    // (`go_checked` checks that).
+    expect_silent(&mut e, "position startpos");
+    e.go_checked("go depth 8", &start(), STD, PROMPT);
+    let searched = e.go_checked("go depth 1", &start(), STD, PROMPT);
+    let last_pv = searched
+        .infos
+        .iter()
+        .filter_map(|l| l.split(" pv ").nth(1))
+        .next_back()
+        .unwrap_or_else(|| e.fail("no pv at depth 1"));
+    if last_pv.split(' ').count() != 1 {
+        e.fail(&format!("expected a one-move line at depth 1: {last_pv:?}"));
+    }
+    if searched.ponder.is_none() {
+        e.fail(&format!("no ponder move: {:?}", searched.best_line));
+    }
+    // After a mate in one there is nothing to ponder on: no ponder move.
+    let mate_in_1 = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    expect_silent(&mut e, &format!("position fen {mate_in_1}"));
+    let searched = e.go_checked("go depth 3", &parse_fen(mate_in_1), STD, PROMPT);
+    if searched.best_line != "bestmove a1a8" {
+        e.fail(&format!(
+            "expected 'bestmove a1a8': {:?}",
+            searched.best_line
+        ));
+    }
+    // Any ponder move sent is legal (checked by `go_checked`), however short the line.
+    for fen in [KIWIPETE, MATE_IN_2, CASTLES] {
+        expect_silent(&mut e, &format!("position fen {fen}"));
+        for depth in 1..=3 {
+            e.go_checked(&format!("go depth {depth}"), &parse_fen(fen), STD, PROMPT);
+        }
+    }
+    e.quit();
+}

@@ -514,8 +514,22 @@ impl<'a> Searcher<'a> {
             last_progress = Some(progress);
         }
         self.show_the_move_played(result.best, line_depth, report);
+        if result.ponder.is_none()
+            && let Some(best) = result.best
+        {
+            result.ponder = self.ponder_from_table(root, best);
+        }
         result.nodes = self.total_nodes();
         result
+    }
+
+    /// A line one move long has no move to ponder on: the table's move for the
+    /// position after `best`, if it holds one and it is legal there (the slot may
+    /// hold another position's entry). Reads the table only: the search is unchanged.
+    fn ponder_from_table(&self, root: &Board, best: Move) -> Option<Move> {
+        let child = root.play(best);
+        let entry = self.tt.probe(child.key())?;
+        ordering::unpack_move(child.chess(), entry.packed_move)
     }
 
     /// The move played is the move shown: if the last line 1 reported was not the
