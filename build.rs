@@ -2,6 +2,12 @@
 //! (`id name Tabas 0.1.0-dev-1a2b3c4`), unless `HEAD` is the release's own tag
 //! `v<version>`. Without git (a release tarball, or git not installed) nothing is
 //! set and the build is plain `Tabas 0.1.0`. Never fails the build.
+//!
+//! Checked by hand in a scratch repository: a commit, a checkout of the tag and back
+//! each rename the build at the next `cargo build`, and nothing is rebuilt when
+//! nothing moved. One gap: a tree built without git that becomes a repository later
+//! (`git init`) keeps its plain name until `build.rs` changes or `cargo clean`
+//! (watching a path that does not exist yet would rebuild the crate every time).
 
 use std::path::Path;
 use std::process::Command;
