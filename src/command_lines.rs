@@ -12,8 +12,8 @@
 //!   `go perft` or `bench` runs (`quit`, or the end of the arguments) stops it, so the
 //!   next line is sent only once what was asked has ended: after a `go` its `bestmove`
 //!   (not for `go infinite` or `go ponder`, which wait for a `stop`), after `go perft`
-//!   its `Nodes searched:` line, after `bench` its `<N> nodes <M> nps` line, or an
-//!   `info string error:` line for each.
+//!   its `Nodes searched:` line, after `bench` its `<N> nodes <M> nps` line (or the
+//!   `info string error:` line of a `bench` refused).
 //! * Before a `genfens` line the session is synced with `isready` (its `readyok` is not
 //!   passed on), so that the output keeps the order of the lines.
 
@@ -60,20 +60,18 @@ pub fn run(lines: &[String]) -> ExitCode {
     session.map_or(ExitCode::SUCCESS, Session::finish)
 }
 
-/// The last line of what `line` starts, when the next line must wait for it.
+/// The last line of what `line` starts, when the next line must wait for it. A `go`
+/// always runs (a bad word is an `info string error` warning, then ignored) and ends with
+/// `bestmove`, or `Nodes searched:` for `go perft`; a `bench` ends with its total, or
+/// is refused with an error.
 fn end_of(line: &str) -> Option<fn(&str) -> bool> {
-    fn error(l: &str) -> bool {
-        l.starts_with("info string error")
-    }
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.first() {
-        Some(&"go") if words.contains(&"perft") => {
-            Some(|l| l.starts_with("Nodes searched:") || error(l))
-        }
         Some(&"go") if words.contains(&"infinite") || words.contains(&"ponder") => None,
-        Some(&"go") => Some(|l| l.starts_with("bestmove") || error(l)),
+        Some(&"go") => Some(|l| l.starts_with("bestmove") || l.starts_with("Nodes searched:")),
         Some(&"bench") => Some(|l| {
-            matches!(l.split(' ').collect::<Vec<_>>()[..], [_, "nodes", _, "nps"]) || error(l)
+            matches!(l.split(' ').collect::<Vec<_>>()[..], [_, "nodes", _, "nps"])
+                || l.starts_with("info string error")
         }),
         _ => None,
     }

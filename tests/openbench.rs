@@ -180,6 +180,18 @@ fn arguments_are_uci_lines_run_in_order() {
         "the search reached depth 5: {out:?}"
     );
 
+    // A `go` with a bad word warns, searches all the same, and is waited for.
+    let out = run(&["go perft x depth 4", "quit"], OutputCheck::Protocol);
+    assert!(out[0].starts_with("info string error: "), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{out:?}"
+    );
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    let out = run(&["bench x", "isready"], OutputCheck::Protocol);
+    assert!(out[0].starts_with("info string error: "), "{out:?}");
+    assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
+
     // Without `quit`: the end of the arguments ends the engine.
     let out = run(&["isready"], OutputCheck::Protocol);
     assert_eq!(out, ["readyok"]);
