@@ -6,7 +6,9 @@
 //!   no legal move or whose side to move is in check is thrown away and drawn again.
 //! * `book FILE`: a random line of the file (one position per line: its first six
 //!   fields, or its first four for EPD lines with operations; blank lines and lines
-//!   starting with `#` are skipped), again without over or in-check positions.
+//!   starting with `#` are skipped), again without over or in-check positions. Only
+//!   the lines picked are parsed (a book may hold millions); one that is not a
+//!   position is an error.
 //!
 //! The `i`-th FEN comes from `Rng::new(S, i)`: the same seed gives the same FENs.
 
@@ -66,10 +68,26 @@ pub fn parse(line: &str) -> Result<Request, String> {
 
 /// The FENs `request` asks for, or why there are none (nothing is printed then).
 pub fn generate(request: &Request) -> Result<Vec<String>, String> {
-    let book = match &request.book {
+    let text = match &request.book {
         None => None,
-        Some(path) => Some(read_book(path)?),
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("genfens: cannot read book '{path}': {e}"))?,
+        ),
     };
+    // Only the lines picked are read as positions: a book may hold millions.
+    let book: Option<Vec<&str>> = text.as_deref().map(|t| {
+        t.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect()
+    });
+    if book.as_ref().is_some_and(Vec::is_empty) {
+        return Err(format!(
+            "genfens: book '{}' holds no position",
+            request.book.as_deref().unwrap_or_default()
+        ));
+    }
     (0..request.count)
         .map(|i| {
             let mut rng = Rng::new(request.seed, i);
@@ -119,38 +137,28 @@ fn random_opening(rng: &mut Rng) -> Result<Chess, String> {
     Err("genfens: no usable random opening found".into())
 }
 
-fn from_book(book: &[Chess], rng: &mut Rng) -> Result<Chess, String> {
+/// A random usable position of `book` (its non-blank, non-comment lines); a line picked
+/// that is not a position is an error.
+fn from_book(book: &[&str], rng: &mut Rng) -> Result<Chess, String> {
     for _ in 0..MAX_TRIES {
-        let pos = &book[rng.below(book.len() as u64) as usize];
-        if usable(pos) {
-            return Ok(pos.clone());
+        let line = book[rng.below(book.len() as u64) as usize];
+        let pos = book_position(line)?;
+        if usable(&pos) {
+            return Ok(pos);
         }
     }
     Err("genfens: the book has no position whose game goes on (and not in check)".into())
 }
 
-/// The positions of a book file; lines that are not positions are an error.
-fn read_book(path: &str) -> Result<Vec<Chess>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("genfens: cannot read book '{path}': {e}"))?;
-    let mut book = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let six = fields[..fields.len().min(6)].join(" ");
-        let four = fields[..fields.len().min(4)].join(" ");
-        let pos = parse_book_fen(&six)
-            .or_else(|_| parse_book_fen(&four))
-            .map_err(|e| format!("genfens: book '{path}' line {}: {e}", n + 1))?;
-        book.push(pos);
-    }
-    if book.is_empty() {
-        return Err(format!("genfens: book '{path}' holds no position"));
-    }
-    Ok(book)
+/// The position of a book line: its first six fields (a FEN), else its first four
+/// (an EPD line with operations).
+fn book_position(line: &str) -> Result<Chess, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let six = fields[..fields.len().min(6)].join(" ");
+    let four = fields[..fields.len().min(4)].join(" ");
+    parse_book_fen(&six)
+        .or_else(|_| parse_book_fen(&four))
+        .map_err(|e| format!("genfens: book line: {e}"))
 }
 
 fn parse_book_fen(text: &str) -> Result<Chess, String> {
@@ -191,6 +199,24 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn book_lines_are_fens_or_epd() {
+        let fen = |line: &str| {
+            Fen::from_position(&book_position(line).unwrap(), EnPassantMode::Legal).to_string()
+        };
+        assert_eq!(
+            fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert_eq!(
+            fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; c0 \"x y\";"),
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1"
+        );
+        assert!(book_position("not a fen").is_err());
+        let mut rng = Rng::new(1, 2);
+        assert!(from_book(&["8/8/8/8/8/8/8/8 w - - 0 1"], &mut rng).is_err());
     }
 
     #[test]

@@ -116,6 +116,19 @@ fn book_positions_are_picked_by_seed() {
     assert!(fens.contains(&"rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 1".into()));
     assert_eq!(genfens(&line), fens, "same seed, same picks");
     assert_ne!(genfens(&format!("genfens 30 seed 6 book {book}")), fens);
+
+    // A book line that is not a position, an empty book: one error line each.
+    for (name, text) in [("bad.epd", "hello world\n"), ("empty.epd", "# nothing\n\n")] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let line = format!("genfens 3 seed 1 book {}", common::tools::path(&file));
+        let out = run(&[&line, "quit"], OutputCheck::Protocol);
+        assert_eq!(out.len(), 1, "{name}: {out:?}");
+        assert!(
+            out[0].starts_with("info string error: genfens"),
+            "{name}: {out:?}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
