@@ -1,7 +1,9 @@
 //! `tabas`: the UCI engine (no arguments), or one of the tools
 //! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
 //! `tabas datagen …`, `tabas dataset …`, `tabas tune …`, `tabas train …` and
-//! `tabas wdl-fit …`.
+//! `tabas wdl-fit …`; or, with other arguments, each argument one UCI command line
+//! (`tabas "genfens 10 seed 1 book None" quit`, `tabas "go perft 5" quit`: see
+//! `command_lines`).
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -9,8 +11,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tabas::uci::send;
 
+mod command_lines;
+
 const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdout
        tabas --dev                the same, listing the Debug_* search switches as options
+       tabas \"LINE\" [\"LINE\" ...]  each argument one UCI command line, run in order, then exit
+                                  (as Stockfish does), e.g. tabas \"go perft 5\" quit; also
+                                  tabas \"genfens N seed S book <None|FILE>\" quit (OpenBench)
+       tabas --help | --version   this text | tabas <version>
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
        tabas perft <depth> [fen]  move-generation count per root move
        tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--seed S] [--frc]
@@ -54,25 +62,15 @@ fn main() -> ExitCode {
         }
         Some("perft") => perft(&args[1..]),
         Some("lab") => tabas::lab::run_cli(&args[1..]),
-        Some("datagen") if args.get(1).is_some_and(|a| a == "--help") => {
-            println!("{}", tabas::datagen::USAGE);
+        Some(tool @ ("datagen" | "tune" | "train" | "wdl-fit"))
+            if args.get(1).is_some_and(|a| a == "--help" || a == "-h") =>
+        {
+            send(tool_usage(tool));
             ExitCode::SUCCESS
         }
         Some("datagen") => tabas::datagen::run_cli(&args[1..]),
-        Some("tune") if args.get(1).is_some_and(|a| a == "--help") => {
-            println!("{}", tabas::tune::USAGE);
-            ExitCode::SUCCESS
-        }
         Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
-        Some("train") if args.get(1).is_some_and(|a| a == "--help") => {
-            println!("{}", tabas::train::USAGE);
-            ExitCode::SUCCESS
-        }
         Some("train") => tabas::train::run_cli(&args[1..], &mut |line| send(line)),
-        Some("wdl-fit") if args.get(1).is_some_and(|a| a == "--help") => {
-            println!("{}", tabas::wdl::fit::USAGE);
-            ExitCode::SUCCESS
-        }
         Some("wdl-fit") => tabas::wdl::fit::run_cli(&args[1..], &mut |line| send(line)),
         Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
         Some("params") => {
@@ -85,7 +83,19 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(other) => usage_error(&format!("unknown argument '{other}'")),
+        Some("--help" | "-h") => {
+            send(USAGE);
+            ExitCode::SUCCESS
+        }
+        Some("--version" | "-V") => {
+            println!("tabas {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some(other) if other.starts_with('-') => {
+            usage_error(&format!("unknown argument '{other}'"))
+        }
+        // Stockfish's way: each argument is one UCI command line.
+        Some(_) => command_lines::run(&args),
     }
 }
 
@@ -121,6 +131,16 @@ fn perft(args: &[String]) -> ExitCode {
         total as f64 / secs.max(1e-9) / 1e6
     );
     ExitCode::SUCCESS
+}
+
+/// The usage of a tool, for `tabas <tool> --help`.
+fn tool_usage(tool: &str) -> &'static str {
+    match tool {
+        "datagen" => tabas::datagen::USAGE,
+        "tune" => tabas::tune::USAGE,
+        "train" => tabas::train::USAGE,
+        _ => tabas::wdl::fit::USAGE,
+    }
 }
 
 fn usage_error(msg: &str) -> ExitCode {
