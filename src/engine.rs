@@ -28,6 +28,8 @@ pub type EventSink = Box<dyn FnMut(SearchEvent) + Send>;
 struct Running {
     control: Arc<Control>,
     done: Arc<Done>,
+    /// False for `go infinite` and `go ponder`, which only `stop` (or `ponderhit`) ends.
+    ends_by_itself: bool,
     /// A job's own thread (searches run on the pool's).
     job: Option<JoinHandle<()>>,
 }
@@ -224,6 +226,7 @@ impl Engine {
     ) {
         // The GUI's clock runs from `go`: so does ours, whatever comes before the search.
         let control = Arc::new(Control::new(limits.ponder));
+        let ends_by_itself = !limits.infinite && !limits.ponder;
         self.stop();
         self.apply_pending();
         self.tt.new_search();
@@ -284,6 +287,7 @@ impl Engine {
         self.running = Some(Running {
             control,
             done,
+            ends_by_itself,
             job: None,
         });
     }
@@ -310,8 +314,26 @@ impl Engine {
         self.running = Some(Running {
             control,
             done,
+            ends_by_itself: true,
             job: Some(handle),
         });
+    }
+
+    /// Waits until what runs has ended by itself (a search: sent its best move), as a
+    /// client that waits for each answer does; a search that only `stop` ends
+    /// (`go infinite`, `go ponder`) is left running.
+    pub fn wait_until_idle(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.ends_by_itself) {
+            let running = self.running.take().expect("checked above");
+            match running.job {
+                Some(handle) => {
+                    if handle.join().is_err() {
+                        log::error!("job thread ended abnormally");
+                    }
+                }
+                None => running.done.wait(),
+            }
+        }
     }
 
     /// Stops the running search or job (if any) and waits until it has ended (a

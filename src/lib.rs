@@ -5,7 +5,7 @@
 //! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `train` fits a network (NNUE) to `datagen`'s games and writes the net file the engine loads.
-//! `genfens` (OpenBench's opening generator, run by `main`) draws with `datagen`'s seeded generator.
+//! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with `datagen`'s seeded generator.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.

@@ -3,15 +3,13 @@
 //! `tabas datagen …`, `tabas dataset …`, `tabas tune …`, `tabas train …` and
 //! `tabas wdl-fit …`; or, with other arguments, each argument one UCI command line
 //! (`tabas "genfens 10 seed 1 book None" quit`, `tabas "go perft 5" quit`: see
-//! `command_lines`).
+//! `uci::run_lines`).
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabas::uci::send;
-
-mod command_lines;
 
 const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdout
        tabas --dev                the same, listing the Debug_* search switches as options
@@ -95,7 +93,10 @@ fn main() -> ExitCode {
             usage_error(&format!("unknown argument '{other}'"))
         }
         // Stockfish's way: each argument is one UCI command line.
-        Some(_) => command_lines::run(&args),
+        Some(_) => {
+            tabas::uci::run_lines(&args, false);
+            ExitCode::SUCCESS
+        }
     }
 }
 

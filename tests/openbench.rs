@@ -1,7 +1,7 @@
 //! What OpenBench (and other testers) run through the real binary: `genfens` as an
-//! argument line (`tabas "genfens N seed S book <None|FILE>" quit`), the arguments
-//! as UCI command lines run in order (`tabas "go perft 3" quit`), `--help` and
-//! `--version`.
+//! argument line (`tabas "genfens N seed S book <None|FILE>" quit`) and typed on
+//! stdin, the arguments as UCI command lines run in order (`tabas "go perft 3"
+//! quit`), `--help` and `--version`.
 
 mod common;
 
@@ -130,6 +130,23 @@ fn book_positions_are_picked_by_seed() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn genfens_typed_on_stdin_answers_as_the_argument_line_does() {
+    let mut engine = Engine::spawn();
+    engine.send("genfens 4 seed 21 book None");
+    let typed: Vec<String> = engine
+        .sync()
+        .into_iter()
+        .map(|l| {
+            l.strip_prefix("info string genfens ")
+                .unwrap_or(&l)
+                .to_string()
+        })
+        .collect();
+    engine.quit();
+    assert_eq!(typed, genfens("genfens 4 seed 21 book None"));
 }
 
 #[test]

@@ -72,6 +72,9 @@ pub enum Command {
     Eval,
     /// Non-standard: the commands understood, as `info string` lines.
     Help,
+    /// Non-standard (OpenBench): `genfens N seed S book <None|FILE>`, random openings as
+    /// `info string genfens <FEN>` lines; the whole line, for `genfens::run`.
+    Genfens(String),
 }
 
 /// Parses one input line. `Ok(None)` for a blank line.
@@ -92,6 +95,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, UciError> {
         "d" => Command::Display,
         "eval" => Command::Eval,
         "help" => Command::Help,
+        "genfens" => Command::Genfens(line.trim().to_string()),
         "debug" => match rest.first().copied() {
             Some("on") => Command::Debug(true),
             Some("off") => Command::Debug(false),

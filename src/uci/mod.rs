@@ -75,6 +75,7 @@ pub const HELP: &[&str] = &[
     "bench [depth]: search the fixed benchmark positions, then <N> nodes <M> nps",
     "d: show the board, its FEN and its key",
     "eval: the static evaluation of the position, side to move's view",
+    "genfens <N> seed <S> book <None|FILE>: N random openings as info string genfens <FEN> (OpenBench)",
     "help: this list",
 ];
 
@@ -118,6 +119,27 @@ pub fn run(dev_options: bool) {
         if !go_on {
             break;
         }
+    }
+    session.engine.stop();
+    debug_log::close();
+}
+
+/// `tabas "LINE" …`: each command-line argument is one line of input, handled in order
+/// by one session as if typed by someone who waits for each answer (a search, `go
+/// perft` or `bench` ends before the next line is read; `go infinite` and `go ponder`
+/// wait for a `stop` line), then the engine exits: at `quit` or after the last line.
+/// Stockfish's convention: `tabas "genfens 10 seed 1 book None" quit` (OpenBench),
+/// `tabas "go perft 5" quit`.
+pub fn run_lines(lines: &[String], dev_options: bool) {
+    let mut session = Session {
+        dev_options,
+        ..Session::default()
+    };
+    for line in lines {
+        if !session.handle(line) {
+            break;
+        }
+        session.engine.wait_until_idle();
     }
     session.engine.stop();
     debug_log::close();
@@ -275,6 +297,7 @@ impl Session {
                     send(&format!("info string {line}"));
                 }
             }
+            Command::Genfens(line) => crate::genfens::run(&line, &mut |l| send(l)),
         }
         true
     }
