@@ -81,7 +81,6 @@ mod tests {
     use crate::position::Board;
     use crate::search::history::PieceTo;
     use crate::tt::TranspositionTable;
-    use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Color, Position};
 
     /// Whether two states are equal in everything a search reads (killers compared
@@ -100,12 +99,7 @@ mod tests {
     }
 
     fn board(fen: &str) -> Board {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        Board::new(pos)
+        Board::new(crate::position::parse_fen(fen, CastlingMode::Standard).unwrap())
     }
 
     /// Searches `fen` to depth 6 with `state` and a cleared table: the result and the
