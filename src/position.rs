@@ -132,12 +132,6 @@ impl Board {
         let pawns_and_kings = board.by_role(Role::Pawn) | board.by_role(Role::King);
         (ours & !pawns_and_kings).any()
     }
-
-    /// Whether the legal move `m` gives check, without making it.
-    #[inline]
-    pub fn gives_check(&self, m: Move) -> bool {
-        gives_check(&self.pos, m)
-    }
 }
 
 /// Whether the legal move `m` gives check, without making it (`play(m).in_check()`
@@ -347,7 +341,7 @@ mod tests {
         for m in board.chess().legal_moves() {
             let child = board.play(m);
             assert_eq!(
-                board.gives_check(m),
+                gives_check(board.chess(), m),
                 child.in_check(),
                 "{m:?} in {}",
                 Fen::from_position(board.chess(), EnPassantMode::Legal)
@@ -396,7 +390,7 @@ mod tests {
                 .to_move(board.chess())
                 .unwrap();
             assert_eq!(
-                board.gives_check(m),
+                gives_check(board.chess(), m),
                 board.play(m).in_check(),
                 "{fen} {uci}"
             );
