@@ -4,7 +4,7 @@
 //! layer parses commands into calls and turns `SearchEvent`s into lines.
 
 use crate::nnue::Network;
-use crate::position::{Board, parse_fen};
+use crate::position::{Board, parse_fen_tolerant};
 use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
 use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
 use crate::tablebase::{Tablebases, TbConfig};
@@ -125,6 +125,8 @@ pub struct Engine {
     network_file: Option<&'static Network>,
     /// `Use NNUE`.
     use_network: bool,
+    /// Why the last `position` was rejected (`None`: `board` is the client's).
+    position_error: Option<String>,
 }
 
 impl Default for Engine {
@@ -152,6 +154,7 @@ impl Engine {
             tablebases: Arc::default(),
             network_file: None,
             use_network: crate::nnue::embedded().is_some(),
+            position_error: None,
         }
     }
 
@@ -185,17 +188,45 @@ impl Engine {
     }
 
     /// Sets the position from a FEN (or the start position) and moves in UCI
-    /// notation. On any error the previous position stays.
+    /// notation; `Ok` holds a warning about a tolerated oddity of the FEN (empty
+    /// when there is none). On an error there is no position until the next valid
+    /// one (or `ucinewgame`): `position_error` says why, and a search refuses to
+    /// start, so that no answer is ever given for a position the client did not set.
     pub fn set_position(
         &mut self,
         fen: Option<&str>,
         moves: &[String],
         chess960: bool,
-    ) -> Result<(), String> {
+    ) -> Result<String, String> {
+        let result = Self::read_position(fen, moves, chess960);
+        match result {
+            Ok((board, game_keys, warning)) => {
+                self.board = board;
+                self.game_keys = game_keys;
+                self.position_error = None;
+                Ok(warning)
+            }
+            Err(e) => {
+                self.reject_position(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// A `position` command was rejected (`why`): no position until a valid one.
+    pub fn reject_position(&mut self, why: String) {
+        self.position_error = Some(why);
+    }
+
+    fn read_position(
+        fen: Option<&str>,
+        moves: &[String],
+        chess960: bool,
+    ) -> Result<(Board, Vec<u64>, String), String> {
         let mode = CastlingMode::from_chess960(chess960);
-        let start: Chess = match fen {
-            None => Chess::default(),
-            Some(text) => parse_fen(text, mode)?,
+        let (start, warning) = match fen {
+            None => (Chess::default(), String::new()),
+            Some(text) => parse_fen_tolerant(text, mode)?,
         };
         let mut board = Board::new(start);
         let mut game_keys = Vec::with_capacity(moves.len());
@@ -205,9 +236,12 @@ impl Engine {
             game_keys.push(board.key());
             board = board.play(m);
         }
-        self.board = board;
-        self.game_keys = game_keys;
-        Ok(())
+        Ok((board, game_keys, warning))
+    }
+
+    /// Why the last `position` was rejected, while no valid one has replaced it.
+    pub fn position_error(&self) -> Option<&str> {
+        self.position_error.as_deref()
     }
 
     /// True while a search or a job runs.
@@ -422,6 +456,7 @@ impl Engine {
         self.clear_hash();
         self.board = Board::startpos();
         self.game_keys.clear();
+        self.position_error = None;
     }
 
     fn apply_pending(&mut self) {
@@ -501,17 +536,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bad_position_keeps_the_previous_one() {
+    fn a_rejected_position_leaves_no_position_until_a_valid_one() {
         let mut e = Engine::new(1);
         e.set_position(None, &["e2e4".into()], false).unwrap();
         let key = e.board().key();
-        assert!(
-            e.set_position(None, &["e7e5".into(), "e2e4".into()], false)
-                .is_err()
-        );
-        assert!(e.set_position(Some("not a fen"), &[], false).is_err());
-        assert!(e.set_position(None, &["e2e9".into()], false).is_err());
-        assert_eq!(e.board().key(), key);
+        for (fen, moves) in [
+            (None, vec!["e7e5", "e2e4"]),
+            (Some("not a fen"), vec![]),
+            (None, vec!["e2e9"]),
+            // The side not to move is in check: no position, not a tolerated oddity.
+            (Some("8/8/8/4k3/8/8/8/B3K3 w - - 0 1"), vec![]),
+        ] {
+            let moves: Vec<String> = moves.into_iter().map(String::from).collect();
+            let e1 = e.set_position(fen, &moves, false).unwrap_err();
+            assert_eq!(e.position_error(), Some(e1.as_str()));
+            // The board is not replaced by a half-read one.
+            assert_eq!(e.board().key(), key);
+        }
+        assert_eq!(e.set_position(None, &[], false), Ok(String::new()));
+        assert_eq!(e.position_error(), None);
+        e.set_position(Some("not a fen"), &[], false).unwrap_err();
+        e.new_game();
+        assert_eq!(e.position_error(), None);
+    }
+
+    #[test]
+    fn tolerated_oddities_are_accepted_with_a_warning() {
+        let mut e = Engine::new(1);
+        for (fen, says) in [
+            // Castling rights without the rook: dropped.
+            ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", "castling"),
+            // An en-passant square no pawn can take on: dropped.
+            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
+            // Twelve white queens.
+            ("QQQQQQQQ/QQQQ4/8/8/8/8/6pp/4K1nk w - - 0 1", "material"),
+            // Three checkers.
+            ("4k3/8/3N1N2/8/8/8/4R3/4K3 b - - 0 1", "check"),
+        ] {
+            let warning = e.set_position(Some(fen), &[], false).unwrap();
+            assert!(warning.contains(says), "{fen}: {warning}");
+            assert_eq!(e.position_error(), None);
+        }
+        let clean = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(e.set_position(Some(clean), &[], false), Ok(String::new()));
     }
 
     #[test]

@@ -12,8 +12,8 @@ use crate::score::Score;
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role,
-    Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
+    PositionErrorKinds, Role, Square, attacks,
 };
 
 #[derive(Clone, Debug)]
@@ -276,6 +276,63 @@ pub fn parse_fen(text: &str, mode: CastlingMode) -> Result<Chess, String> {
         .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))?;
     fen.into_position::<Chess>(mode)
         .map_err(|e| format!("bad FEN '{}': {e}", crate::text::excerpt(text.trim(), 100)))
+}
+
+/// The oddities of a FEN that still leave a position Tabas can play, as Stockfish
+/// plays it: stray castling rights or an en-passant square are dropped, too much
+/// material or an impossible check are kept. Anything else (a missing king, the
+/// side not to move in check, pawns on the back rank…) makes no position.
+const TOLERATED: PositionErrorKinds = PositionErrorKinds::INVALID_CASTLING_RIGHTS
+    .union(PositionErrorKinds::INVALID_EP_SQUARE)
+    .union(PositionErrorKinds::TOO_MUCH_MATERIAL)
+    .union(PositionErrorKinds::IMPOSSIBLE_CHECK);
+
+/// A FEN as `parse_fen` reads it, except that the tolerated oddities (`TOLERATED`)
+/// are accepted; the second value says what was odd, for a warning (empty when
+/// nothing was).
+#[allow(clippy::result_large_err)] // shakmaty's own error, consumed where it is made
+pub fn parse_fen_tolerant(text: &str, mode: CastlingMode) -> Result<(Chess, String), String> {
+    let shown = || crate::text::excerpt(text.trim(), 100);
+    let fen = Fen::from_ascii(text.trim().as_bytes())
+        .map_err(|e| format!("bad FEN '{}': {e}", shown()))?;
+    match fen.into_position::<Chess>(mode) {
+        Ok(pos) => Ok((pos, String::new())),
+        Err(e) if TOLERATED.contains(e.kinds()) => {
+            let kinds = e.kinds();
+            let mut odd = Vec::new();
+            for (kind, what) in [
+                (
+                    PositionErrorKinds::INVALID_CASTLING_RIGHTS,
+                    "castling rights without their king and rook (dropped)",
+                ),
+                (
+                    PositionErrorKinds::INVALID_EP_SQUARE,
+                    "an en-passant square no pawn can take on (dropped)",
+                ),
+                (
+                    PositionErrorKinds::TOO_MUCH_MATERIAL,
+                    "more material than a game can have",
+                ),
+                (
+                    PositionErrorKinds::IMPOSSIBLE_CHECK,
+                    "a check no legal move could give",
+                ),
+            ] {
+                if kinds.contains(kind) {
+                    odd.push(what);
+                }
+            }
+            // Each `ignore_…` drops one kind; the position comes out once none is left.
+            let pos = e
+                .ignore_invalid_castling_rights()
+                .or_else(|e| e.ignore_invalid_ep_square())
+                .or_else(|e| e.ignore_too_much_material())
+                .or_else(|e| e.ignore_impossible_check())
+                .map_err(|e| format!("bad FEN '{}': {e}", shown()))?;
+            Ok((pos, format!("FEN '{}' has {}", shown(), odd.join(", "))))
+        }
+        Err(e) => Err(format!("bad FEN '{}': {e}", shown())),
+    }
 }
 
 /// The first `per_suite` positions of the standard and of the Chess960 perft suite

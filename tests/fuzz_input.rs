@@ -866,35 +866,58 @@ fn check_burst(
             gos.len()
         ));
     }
-    let fens: Vec<Chess> = out
+    // Each `d` shows the position (its `Fen:` line) or says there is none (after a
+    // rejected `position`).
+    let shown: Vec<Option<Chess>> = out
         .iter()
-        .filter(|l| l.starts_with("Fen: "))
-        .map(|l| fen_line_position(e, l))
+        .filter_map(|l| {
+            if l.starts_with("Fen: ") {
+                Some(Some(fen_line_position(e, l)))
+            } else if l.starts_with("info string error: d: no position") {
+                Some(None)
+            } else {
+                None
+            }
+        })
         .collect();
-    if fens.len() != ds.len() {
+    if shown.len() != ds.len() {
         e.fail(&format!(
-            "burst {burst_no}: {} d commands but {} Fen lines",
+            "burst {burst_no}: {} d commands but {} Fen or no-position lines",
             ds.len(),
-            fens.len()
+            shown.len()
         ));
     }
-    for (k, (expected, shown)) in ds.iter().zip(&fens).enumerate() {
-        if let Some(want) = expected
-            && fen_of(want) != fen_of(shown)
-        {
-            e.fail(&format!(
-                "burst {burst_no}: d #{k} shows {} but a valid position command set {}",
-                fen_of(shown),
-                fen_of(want)
-            ));
+    for (k, (expected, shown)) in ds.iter().zip(&shown).enumerate() {
+        if let Some(want) = expected {
+            match shown {
+                Some(shown) if fen_of(want) == fen_of(shown) => {}
+                Some(shown) => e.fail(&format!(
+                    "burst {burst_no}: d #{k} shows {} but a valid position command set {}",
+                    fen_of(shown),
+                    fen_of(want)
+                )),
+                None => e.fail(&format!(
+                    "burst {burst_no}: d #{k} shows no position but a valid position command set {}",
+                    fen_of(want)
+                )),
+            }
         }
     }
-    // Walk the searches in order: info lines, then the bestmove, per go.
+    // Walk the searches in order: info lines, then the bestmove, per go. A go
+    // without a position answers `(none)` and nothing but an error line.
     let mut search = 0;
     for line in out {
         if line.starts_with("bestmove") {
             let g = &gos[search];
-            check_bestmove_opt(e, &fens[g.d_index], line, g.mode);
+            match &shown[g.d_index] {
+                Some(pos) => {
+                    check_bestmove_opt(e, pos, line, g.mode);
+                }
+                None if line == "bestmove (none)" => {}
+                None => e.fail(&format!(
+                    "burst {burst_no}: {line:?} for a go without a position"
+                )),
+            }
             search += 1;
         } else if line.starts_with("info") {
             let info = parse_info(line)
@@ -907,7 +930,14 @@ fn check_burst(
                     "burst {burst_no}: search info with no search running: {line:?}"
                 ));
             };
-            check_info_opt(e, &fens[g.d_index], line, g.mode);
+            match &shown[g.d_index] {
+                Some(pos) => {
+                    check_info_opt(e, pos, line, g.mode);
+                }
+                None => e.fail(&format!(
+                    "burst {burst_no}: search info for a go without a position: {line:?}"
+                )),
+            }
         }
     }
 }
@@ -958,11 +988,16 @@ fn latin1_and_invalid_utf8_lines_are_survived() {
             }
         }
     }
-    // A go with a garbage word still searches (depth 2) and moves once.
+    // The rejected position line left no position: a go answers `(none)`.
     e.send_bytes(b"go depth 2 \xff\xe9\n");
-    e.finish_checked(&Chess::default(), STD, LONG);
-    // The rejected position line left the start position.
-    let r = e.go_checked("go depth 2", &Chess::default(), STD, LONG);
+    let (_, best) = e.wait_bestmove(LONG);
+    if best != "bestmove (none)" {
+        e.fail(&format!("after a rejected position: {best:?}"));
+    }
+    // A go with a garbage word still searches (depth 2) and moves once.
+    e.send("position startpos");
+    e.send_bytes(b"go depth 2 \xff\xe9\n");
+    let r = e.finish_checked(&Chess::default(), STD, LONG);
     if r.best.is_none() {
         e.fail("bestmove (none) in the start position");
     }

@@ -855,12 +855,40 @@ fn unknown_command_is_reported_by_name() {
     e.quit();
 }
 
+/// Sends `cmd`, which must be rejected, then checks that there is no position: `d`
+/// and `eval` answer an error, `go` an error and `bestmove (none)`.
+#[track_caller]
+fn expect_rejected_leaving_no_position(e: &mut Engine, cmd: &str) {
+    expect_error(e, cmd);
+    for query in ["d", "eval", "go perft 1"] {
+        e.send(query);
+        let lines = e.sync();
+        if lines.len() != 1 || errors(&lines).len() != 1 {
+            e.fail(&format!(
+                "after the rejected {cmd:?}, {query:?} gave {lines:?}"
+            ));
+        }
+    }
+    for go in [
+        "go depth 2",
+        "go wtime 1000 btime 1000",
+        "go infinite",
+        "go ponder movetime 50",
+    ] {
+        e.send(go);
+        let (lines, best) = e.wait_bestmove(PROMPT);
+        if best != "bestmove (none)" || errors(&lines).len() != 1 {
+            e.fail(&format!(
+                "after the rejected {cmd:?}, {go:?} gave {lines:?} {best:?}"
+            ));
+        }
+        e.assert_no_extra_bestmove();
+    }
+}
+
 #[test]
-fn bad_positions_are_rejected_and_the_old_one_kept() {
+fn a_rejected_position_leaves_no_position_until_a_valid_one() {
     let mut e = ready_engine();
-    let kept_pos = position_after(None, &["e2e4"]);
-    let kept = fen_of(&kept_pos);
-    expect_silent(&mut e, "position startpos moves e2e4");
     for cmd in [
         "position fen not/a/fen w - - 0 1",
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
@@ -881,23 +909,86 @@ fn bad_positions_are_rejected_and_the_old_one_kept() {
         "position startpos moves e2e4 e7e5 e2e4",
         "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e8",
         "position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+        // The side not to move in check (the python-chess user's position).
+        "position fen 8/8/8/4k3/8/8/8/B3K3 w - - 0 1",
         "position fen 4k3/8/8/8/8/8/8/4K2P w - - 0 1",
         "position fen 4kk2/8/8/8/8/8/8/4K3 w - - 0 1",
         "position startpos moves e2e4 f7f6 d1h5 e8f7",
         "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8",
     ] {
-        expect_error(&mut e, cmd);
-        let got = displayed_fen(&mut e);
-        if got != kept {
-            e.fail(&format!(
-                "after the rejected {cmd:?} the position is {got}, expected the previous {kept}"
-            ));
-        }
+        // Each from a valid position: the rejection is what takes it away.
+        expect_silent(&mut e, "position startpos moves e2e4");
+        expect_rejected_leaving_no_position(&mut e, cmd);
     }
-    // Searching still searches the kept position.
-    let r = e.go_checked("go depth 2", &kept_pos, STD, PROMPT);
+    // A valid position brings searching back.
+    let pos = position_after(None, &["e2e4"]);
+    expect_silent(&mut e, "position startpos moves e2e4");
+    if displayed_fen(&mut e) != fen_of(&pos) {
+        e.fail("the valid position after a rejected one is not the one shown");
+    }
+    let r = e.go_checked("go depth 2", &pos, STD, PROMPT);
     if r.best.is_none() {
         e.fail("bestmove (none) after e2e4");
+    }
+    // So does `ucinewgame` (the start position).
+    expect_error(&mut e, "position fen 8/8/8/4k3/8/8/8/B3K3 w - - 0 1");
+    expect_silent(&mut e, "ucinewgame");
+    let r = e.go_checked("go depth 2", &Chess::default(), STD, PROMPT);
+    if r.best.is_none() {
+        e.fail("bestmove (none) after ucinewgame");
+    }
+    e.quit();
+}
+
+#[test]
+fn a_go_running_when_a_position_is_rejected_answers_once_and_the_next_go_none() {
+    let mut e = ready_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    expect_error(&mut e, "position fen 8/8/8/4k3/8/8/8/B3K3 w - - 0 1");
+    // The running search answers for its own position, then the new go for none.
+    e.send("go depth 3");
+    let (_, first) = e.wait_bestmove(PROMPT);
+    if first == "bestmove (none)" {
+        e.fail("the running search answered (none)");
+    }
+    let (_, second) = e.wait_bestmove(PROMPT);
+    if second != "bestmove (none)" {
+        e.fail(&format!("the go after a rejected position gave {second:?}"));
+    }
+    e.assert_no_extra_bestmove();
+    e.quit();
+}
+
+#[test]
+#[allow(clippy::result_large_err)] // shakmaty's own error, consumed where it is made
+fn odd_but_playable_positions_are_searched_with_a_warning() {
+    let mut e = ready_engine();
+    for fen in [
+        // Castling rights without their rook, an en-passant square no pawn takes on.
+        "4k3/8/8/8/8/8/8/4K3 w KQkq e6 0 1",
+        // Twelve white queens (more than a game can have).
+        "QQQQQQQQ/QQQQ4/8/8/8/8/6pp/4K1nk w - - 0 1",
+        // Three pieces give check.
+        "4k3/8/3N1N2/8/8/8/4R3/4K3 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.sync();
+        if lines.len() != 1 || !lines[0].starts_with("info string warning: ") {
+            e.fail(&format!("{fen}: expected one warning line, got {lines:?}"));
+        }
+        let pos = shakmaty::fen::Fen::from_ascii(fen.as_bytes())
+            .unwrap()
+            .into_position::<Chess>(STD)
+            .or_else(|e| e.ignore_invalid_castling_rights())
+            .or_else(|e| e.ignore_invalid_ep_square())
+            .or_else(|e| e.ignore_too_much_material())
+            .or_else(|e| e.ignore_impossible_check())
+            .unwrap();
+        let r = e.go_checked("go depth 6", &pos, STD, LONG);
+        if r.best.is_none() {
+            e.fail(&format!("{fen}: bestmove (none)"));
+        }
     }
     e.quit();
 }
@@ -905,12 +996,8 @@ fn bad_positions_are_rejected_and_the_old_one_kept() {
 #[test]
 fn position_startpos_with_words_before_moves_is_an_error() {
     let mut e = ready_engine();
-    let kept = fen_of(&position_after(None, &["d2d4"]));
     expect_silent(&mut e, "position startpos moves d2d4");
-    expect_error(&mut e, "position startpos e2e4");
-    if displayed_fen(&mut e) != kept {
-        e.fail("position changed after 'position startpos e2e4'");
-    }
+    expect_rejected_leaving_no_position(&mut e, "position startpos e2e4");
     e.quit();
 }
 

@@ -96,6 +96,12 @@ fn send_error(e: impl std::fmt::Display) {
     send(&format!("info string error: {e}"));
 }
 
+/// Input that works but is not what the client probably meant.
+fn send_warning(e: impl std::fmt::Display) {
+    log::warn!("{e}");
+    send(&format!("info string warning: {e}"));
+}
+
 /// Runs the UCI loop until `quit` or end of input. `dev_options`: list the
 /// `Debug_*` switches in the `uci` reply (for match runners that only set listed options).
 pub fn run(dev_options: bool) {
@@ -252,7 +258,13 @@ impl Session {
             Ok(Some(c)) => c,
             Ok(None) => return true,
             Err(e) => {
-                send_error(e);
+                if line.split_whitespace().next() == Some("position") {
+                    // A `position` the client sent but that says nothing usable.
+                    self.engine.reject_position(e.to_string());
+                    send_error(format!("{e}; no position is set until a valid one arrives"));
+                } else {
+                    send_error(e);
+                }
                 return true;
             }
         };
@@ -278,15 +290,21 @@ impl Session {
                     PositionStart::StartPos => None,
                     PositionStart::Fen(f) => Some(f.as_str()),
                 };
-                if let Err(e) = self.engine.set_position(fen, &moves, self.options.chess960) {
-                    send_error(format!("position rejected: {e}"));
+                match self.engine.set_position(fen, &moves, self.options.chess960) {
+                    Ok(warning) if warning.is_empty() => {}
+                    Ok(warning) => send_warning(format!("position accepted, but {warning}")),
+                    Err(e) => send_error(format!(
+                        "position rejected: {e}; no position is set until a valid one arrives"
+                    )),
                 }
             }
             Command::Go(params) => self.go(params),
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return false,
+            Command::Display if self.refuse_without_position("d") => {}
             Command::Display => self.display(),
+            Command::Eval if self.refuse_without_position("eval") => {}
             Command::Eval => send(&format!(
                 "info string eval {} cp (side to move)",
                 self.engine.evaluate()
@@ -347,7 +365,29 @@ impl Session {
         }
     }
 
+    /// After a rejected `position` there is no position: `command` answers with an
+    /// error (true) instead of working on the previous one.
+    fn refuse_without_position(&self, command: &str) -> bool {
+        match self.engine.position_error() {
+            Some(e) => {
+                send_error(format!(
+                    "{command}: no position, the last 'position' was rejected ({e})"
+                ));
+                true
+            }
+            None => false,
+        }
+    }
+
     fn go(&mut self, params: GoParams) {
+        if self.refuse_without_position("go") {
+            if params.perft.is_none() {
+                // A search that runs would answer first: stop it, then answer this `go`.
+                self.engine.stop();
+                send("bestmove (none)");
+            }
+            return;
+        }
         // One line for all the problems of one `go`, however long the input was.
         const MAX_WARNINGS: usize = 5;
         if !params.warnings.is_empty() {
