@@ -18,6 +18,33 @@ native: evalfile
 	RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$(TARGET_DIR)/native" cargo build --release
 	cp "$(TARGET_DIR)/native/release/tabas" "$(EXE)-native"
 
+# Release binaries for each x86-64 microarchitecture level: `make levels` writes
+# $(EXE)-x86-64 (any x86-64 CPU), -x86-64-v2 (SSE4.2, POPCNT: 2009 on), -x86-64-v3
+# (AVX2, BMI2: Intel Haswell 2013 / AMD Excavator 2015 on) and -x86-64-v4 (AVX-512), each
+# in its own target directory. A level binary on a CPU without its instructions says so
+# and exits with status 3. `make levels-check` also runs `bench` with each binary this
+# CPU can run and fails unless all give the same node count.
+LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
+
+levels: evalfile
+	@for level in $(LEVELS); do \
+	  RUSTFLAGS="-C target-cpu=$$level" CARGO_TARGET_DIR="$(TARGET_DIR)/$$level" \
+	    cargo build --release || exit 1; \
+	  cp "$(TARGET_DIR)/$$level/release/tabas" "$(EXE)-$$level" || exit 1; \
+	done
+
+levels-check: levels
+	@nodes=""; for level in $(LEVELS); do \
+	  out=$$(./$(EXE)-$$level bench 2>/dev/null); status=$$?; \
+	  if [ $$status -eq 3 ]; then echo "$$level: not run, this CPU lacks its instructions"; continue; fi; \
+	  [ $$status -eq 0 ] || { echo "$$level: bench failed ($$status)"; exit 1; }; \
+	  line=$$(echo "$$out" | tail -n 1); echo "$$level: $$line"; \
+	  n=$${line%% nodes*}; nodes="$$nodes $$n"; \
+	done; \
+	distinct=$$(echo $$nodes | tr ' ' '\n' | sort -u | wc -l); \
+	[ "$$distinct" -eq 1 ] || { echo "levels-check: node counts differ:$$nodes"; exit 1; }; \
+	echo "levels-check: every level searched $$(echo $$nodes | cut -d' ' -f1) nodes"
+
 evalfile:
 ifneq ($(strip $(EVALFILE)),)
 	@test -f "$(EVALFILE)" || { echo "make: EVALFILE=$(EVALFILE): no such file" >&2; exit 1; }
@@ -28,4 +55,4 @@ ifneq ($(strip $(EVALFILE)),)
 	  exit 1; }
 endif
 
-.PHONY: all native evalfile
+.PHONY: all native levels levels-check evalfile

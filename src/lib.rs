@@ -6,6 +6,7 @@
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `train` fits a network (NNUE) to `datagen`'s games and writes the net file the engine loads.
 //! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with `datagen`'s seeded generator.
+//! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.
@@ -14,6 +15,7 @@
 // private, so that the compiler reports what nothing uses.
 mod args;
 pub mod bench;
+pub mod cpu;
 pub mod datagen;
 mod engine;
 mod eval;

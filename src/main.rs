@@ -35,7 +35,16 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
 
+/// Exit status when the CPU lacks instructions this binary was compiled for.
+const EXIT_CPU_UNSUPPORTED: u8 = 3;
+
 fn main() -> ExitCode {
+    // First of all: a level build on an older CPU says so instead of crashing later.
+    if let Some(message) = tabas::cpu::unsupported() {
+        eprintln!("{message}");
+        println!("info string error: {message}");
+        return ExitCode::from(EXIT_CPU_UNSUPPORTED);
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
@@ -86,7 +95,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            println!("tabas {}", env!("CARGO_PKG_VERSION"));
+            let level = tabas::cpu::level_of(&tabas::cpu::compiled_for());
+            println!("tabas {} ({level})", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) if other.starts_with('-') => {

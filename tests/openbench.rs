@@ -230,7 +230,13 @@ fn arguments_are_uci_lines_run_in_order() {
 #[test]
 fn help_and_version() {
     let out = run(&["--version"], OutputCheck::Any);
-    assert_eq!(out, [format!("tabas {}", env!("CARGO_PKG_VERSION"))]);
+    // The version, then the CPU level the binary is built for (`make levels`).
+    assert_eq!(out.len(), 1, "{out:?}");
+    let prefix = format!("tabas {} (x86-64", env!("CARGO_PKG_VERSION"));
+    assert!(
+        out[0].starts_with(&prefix) && out[0].ends_with(')'),
+        "{out:?}"
+    );
     for flag in ["--help", "-h"] {
         let text = run(&[flag], OutputCheck::Any).join("\n");
         assert!(text.starts_with("usage: tabas"), "{text}");
