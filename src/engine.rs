@@ -292,9 +292,16 @@ impl Engine {
             0,
             Box::new(move |slot| {
                 let fallback = job.board.chess().legal_moves().first().copied();
+                // The last line 1 shown, and whether it came after the `ponderhit`.
+                let mut last_line: Option<(Report, bool)> = None;
                 // A bug in the search must not cost the game: catch it and still move.
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    job.search(0, slot, &mut |r| sink(SearchEvent::Info(r.clone())))
+                    job.search(0, slot, &mut |r| {
+                        if r.multipv == 1 {
+                            last_line = Some((r.clone(), !job.control.is_pondering()));
+                        }
+                        sink(SearchEvent::Info(r.clone()))
+                    })
                 }));
                 let result = outcome.unwrap_or_else(|_| {
                     log::error!("search panicked; playing the first legal move");
@@ -309,6 +316,16 @@ impl Engine {
                 });
                 // `go infinite` and `go ponder` end only on `stop` (or `ponderhit`).
                 job.control.wait_until_released(job.limits.infinite);
+                // A pondering search shows its line again after the `ponderhit` if it
+                // showed none since: clients such as python-chess (lichess-bot) take a
+                // move's score from the lines after their last command only.
+                if job.limits.ponder
+                    && let Some((line, false)) = last_line
+                    && line.pv.first().copied() == result.best
+                    && !job.control.is_pondering()
+                {
+                    sink(SearchEvent::Info(line));
+                }
                 // The helpers end with the main thread, before the best move is sent.
                 job.group.end();
                 for helper in &helpers {

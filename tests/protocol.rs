@@ -305,6 +305,44 @@ fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
     e.quit();
 }
 
+/// python-chess (and lichess-bot through it) takes a move's score from the lines
+/// that follow its last command: after `ponderhit`, the line of the move played comes
+/// again before `bestmove` when the search showed none since.
+#[test]
+fn after_ponderhit_the_line_of_the_move_played_is_shown_again() {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    let pos = position_after(None, &["e2e4", "c7c5"]);
+    e.send("position startpos moves e2e4 c7c5");
+    // The search is over (depth 4) long before the ponderhit, and waits for it.
+    e.send("go ponder depth 4 wtime 60000 btime 60000");
+    for l in e.lines_for(Duration::from_millis(1000)) {
+        if l.starts_with("bestmove") {
+            e.fail("go ponder ended by itself before ponderhit");
+        }
+    }
+    e.send("ponderhit");
+    let (lines, best) = e.wait_bestmove(PROMPT);
+    let played = best.split_whitespace().nth(1).unwrap_or("");
+    let Some(line) = lines.iter().rev().find(|l| l.contains(" score ")) else {
+        e.fail(&format!(
+            "no line with a score between ponderhit and {best:?}"
+        ));
+    };
+    check_info(&e, &pos, line, STD);
+    if line
+        .split(" pv ")
+        .nth(1)
+        .and_then(|pv| pv.split(' ').next())
+        != Some(played)
+    {
+        e.fail(&format!(
+            "the line after ponderhit {line:?} is not that of {best:?}"
+        ));
+    }
+    e.quit();
+}
+
 /// A GUI's ponder cycle: our move comes with a ponder move; we ponder on it; the
 /// opponent plays something else, so the GUI stops the ponder search (its move is
 /// thrown away, but it must come, legal in the pondered position) and starts anew.

@@ -1,15 +1,20 @@
 //! Tabas as a python-chess user meets it: `tests/python/ponder_games.py` plays Tabas
 //! against itself through python-chess with `ponder=True` (ponderhit on a hit, stop on a
 //! miss) and checks every move, every ponder move and the clocks;
-//! `tests/python/analysis.py` analyses with MultiPV, `UCI_ShowWDL` and two threads.
+//! `tests/python/analysis.py` analyses with MultiPV, `UCI_ShowWDL` and two threads;
+//! `tests/python/lichess_bot.py` plays as lichess-bot's engine wrapper does (movetime
+//! for the first moves, then both clocks and increments, ponder, the README's options).
 //! Skipped, with a line saying so, where python3 or python-chess is missing
 //! (`pip install chess`).
+
+mod common;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const PONDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/ponder_games.py");
 const ANALYSIS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/analysis.py");
+const LICHESS_BOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/lichess_bot.py");
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 fn python_chess_available() -> bool {
@@ -32,6 +37,19 @@ fn python_chess_analyses_with_multipv_wdl_and_threads() {
         "python_chess_analyses_with_multipv_wdl_and_threads",
         ANALYSIS,
         &[],
+    );
+}
+
+#[test]
+fn lichess_bot_wrapper_plays_a_game_with_the_readme_options() {
+    // With the Syzygy tables where they are (as the README's block sets SyzygyPath).
+    let syzygy = common::syzygy_dir().map(|d| d.display().to_string());
+    let mut args = vec!["1"];
+    args.extend(syzygy.as_deref());
+    run_script(
+        "lichess_bot_wrapper_plays_a_game_with_the_readme_options",
+        LICHESS_BOT,
+        &args,
     );
 }
 
