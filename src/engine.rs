@@ -6,7 +6,9 @@
 use crate::nnue::Network;
 use crate::position::{Board, parse_fen_tolerant};
 use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
-use crate::search::{Control, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState};
+use crate::search::{
+    Control, CurrentMove, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState,
+};
 use crate::tablebase::{Tablebases, TbConfig};
 use crate::text::shorten;
 use crate::tt::TranspositionTable;
@@ -18,6 +20,8 @@ use std::thread::JoinHandle;
 /// What a running search tells the outside world.
 pub enum SearchEvent {
     Info(Report),
+    /// The root move the main thread searches now (UCI `currmove`).
+    CurrentMove(CurrentMove),
     BestMove(SearchResult),
 }
 
@@ -54,6 +58,7 @@ impl SearchJob {
         id: usize,
         slot: &mut Option<ThreadState>,
         report: &mut dyn FnMut(&Report),
+        announce: Option<&dyn Fn(CurrentMove)>,
     ) -> SearchResult {
         // Every search starts with fresh histories, as one thread's always did.
         let state = match slot.take() {
@@ -76,6 +81,9 @@ impl SearchJob {
             state,
         );
         searcher.use_tablebases(&self.tablebases);
+        if let Some(announce) = announce {
+            searcher.announce_current_moves(announce);
+        }
         let result = searcher.search(&self.board, &self.game_keys, report);
         *slot = Some(searcher.into_state());
         result
@@ -283,7 +291,7 @@ impl Engine {
                 self.pool.run(
                     id,
                     Box::new(move |slot| {
-                        job.search(id, slot, &mut |_| {});
+                        job.search(id, slot, &mut |_| {}, None);
                     }),
                 )
             })
@@ -295,13 +303,20 @@ impl Engine {
                 // The last line 1 shown, and whether it came after the `ponderhit`.
                 let mut last_line: Option<(Report, bool)> = None;
                 // A bug in the search must not cost the game: catch it and still move.
+                // Lines and current moves both go to the sink, never at once.
+                let events = std::cell::RefCell::new(&mut sink);
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    job.search(0, slot, &mut |r| {
-                        if r.multipv == 1 {
-                            last_line = Some((r.clone(), !job.control.is_pondering()));
-                        }
-                        sink(SearchEvent::Info(r.clone()))
-                    })
+                    job.search(
+                        0,
+                        slot,
+                        &mut |r| {
+                            if r.multipv == 1 {
+                                last_line = Some((r.clone(), !job.control.is_pondering()));
+                            }
+                            (events.borrow_mut())(SearchEvent::Info(r.clone()))
+                        },
+                        Some(&|c| (events.borrow_mut())(SearchEvent::CurrentMove(c))),
+                    )
                 }));
                 let result = outcome.unwrap_or_else(|_| {
                     log::error!("search panicked; playing the first legal move");

@@ -305,6 +305,47 @@ fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
     e.quit();
 }
 
+/// GUIs such as Arena show the root move being searched: after the first 3 s, each
+/// root move is announced as `info depth D currmove M currmovenumber N`; short
+/// searches announce none.
+#[test]
+fn long_searches_announce_the_current_root_move() {
+    let mut e = ready_engine();
+    let pos = Chess::default();
+    e.send("position startpos");
+    let (lines, _) = {
+        e.send("go movetime 600");
+        e.wait_bestmove(PROMPT)
+    };
+    if let Some(l) = lines.iter().find(|l| l.contains("currmove")) {
+        e.fail(&format!("a 0.6 s search announced a current move: {l:?}"));
+    }
+    let started = Instant::now();
+    e.send("go movetime 4500");
+    let (lines, _) = e.wait_bestmove(LONG);
+    let announced: Vec<&String> = lines.iter().filter(|l| l.contains("currmove")).collect();
+    if announced.is_empty() || started.elapsed() < Duration::from_secs(3) {
+        e.fail("a 4.5 s search announced no current move");
+    }
+    let legal = pos.legal_moves();
+    for l in announced {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let well_formed = words.len() == 7
+            && words[..2] == ["info", "depth"]
+            && words[2].parse::<i32>().is_ok_and(|d| d >= 1)
+            && words[3] == "currmove"
+            && legal.iter().any(|m| m.to_uci(STD).to_string() == words[4])
+            && words[5] == "currmovenumber"
+            && words[6]
+                .parse::<usize>()
+                .is_ok_and(|n| (1..=legal.len()).contains(&n));
+        if !well_formed {
+            e.fail(&format!("malformed current move line {l:?}"));
+        }
+    }
+    e.quit();
+}
+
 /// python-chess (and lichess-bot through it) takes a move's score from the lines
 /// that follow its last command: after `ponderhit`, the line of the move played comes
 /// again before `bestmove` when the search showed none since.

@@ -333,6 +333,10 @@ impl Searcher<'_> {
                 }
             }
 
+            if root {
+                // (The lines ranked before this one are not searched again: count them.)
+                self.starting_root_move(m, self.pv_index + moves_searched + 1, depth);
+            }
             let child = board.play(m);
             self.entered(&child, ply + 1, board.turn(), m);
             let nodes_before = self.nodes;

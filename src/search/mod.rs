@@ -149,6 +149,19 @@ pub struct Report {
     pub pv: Vec<Move>,
 }
 
+/// The root move the main thread is searching now (UCI `info currmove`), for GUIs
+/// that show it during a long search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrentMove {
+    pub depth: i32,
+    pub mv: Move,
+    /// 1 for the first move searched in this iteration (and line).
+    pub number: usize,
+}
+
+/// Searches shorter than this announce no current move (as Stockfish: 3 s).
+pub const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
+
 /// What the search answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
@@ -213,6 +226,9 @@ pub struct Searcher<'a> {
     extra_lines_until: Option<Duration>,
     /// More than one line is searched (MultiPV).
     several_lines: bool,
+    /// Told each root move as the main thread starts it, once the search has run
+    /// `CURRENT_MOVE_AFTER` (none: nobody listens).
+    announce: Option<&'a dyn Fn(CurrentMove)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -315,6 +331,27 @@ impl<'a> Searcher<'a> {
             shown: None,
             extra_lines_until: None,
             several_lines: false,
+            announce: None,
+        }
+    }
+
+    /// Tells `announce` each root move as the main thread starts it, once the search
+    /// has run `CURRENT_MOVE_AFTER` (UCI `currmove`).
+    pub fn announce_current_moves(&mut self, announce: &'a dyn Fn(CurrentMove)) {
+        self.announce = Some(announce);
+    }
+
+    /// At the root, before `m` is searched as the `number`-th move of this line.
+    pub(super) fn starting_root_move(&self, m: Move, number: usize, depth: i32) {
+        if let Some(announce) = self.announce
+            && self.id == 0
+            && self.control.elapsed() >= CURRENT_MOVE_AFTER
+        {
+            announce(CurrentMove {
+                depth,
+                mv: m,
+                number,
+            });
         }
     }
 

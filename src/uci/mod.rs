@@ -414,6 +414,12 @@ impl Session {
             .then(|| wdl::Input::of(self.engine.board().chess()));
         let sink = Box::new(move |event: SearchEvent| match event {
             SearchEvent::Info(report) => send(&format_info(&report, mode, wdl)),
+            SearchEvent::CurrentMove(c) => send(&format!(
+                "info depth {} currmove {} currmovenumber {}",
+                c.depth,
+                c.mv.to_uci(mode),
+                c.number
+            )),
             SearchEvent::BestMove(result) => {
                 if debug {
                     send(&format!(
