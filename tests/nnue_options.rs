@@ -249,3 +249,65 @@ fn uci_bench_uses_the_evaluation_that_plays() {
     e.quit();
     let _ = std::fs::remove_file(net);
 }
+
+/// The number after the last space of the `eval` line that starts with `prefix`.
+fn eval_figure(e: &Engine, lines: &[String], prefix: &str) -> i64 {
+    lines
+        .iter()
+        .find(|l| l.starts_with(prefix))
+        .and_then(|l| {
+            l.split_whitespace()
+                .rev()
+                .find_map(|w| w.trim_start_matches('+').parse().ok())
+        })
+        .unwrap_or_else(|| e.fail(&format!("no line '{prefix}…' in {lines:?}")))
+}
+
+#[test]
+fn eval_shows_the_terms_and_what_each_piece_is_worth_to_the_network() {
+    let mut e = Engine::spawn();
+    e.handshake();
+    // Black to move, White a bishop down.
+    e.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b KQ - 0 8");
+    e.send("setoption name Use NNUE value false");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    let total = eval_figure(&e, &lines, "info string total (side to move)");
+    let eval = eval_figure(&e, &lines, "info string eval ");
+    assert_eq!(total, eval, "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string material ")));
+    assert!(!lines.iter().any(|l| l.contains("network")), "{lines:?}");
+
+    if tabas::nnue::embedded().is_none() {
+        return;
+    }
+    e.send("setoption name Use NNUE value true");
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    // The board of the pieces' worth: eight ranks, 8 down to 1; the bishop White lacks
+    // is no cell, White's queen is worth much to White.
+    let ranks: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.len() > 14 && l.as_bytes()[12].is_ascii_digit() && l.as_bytes()[13] == b' ')
+        .collect();
+    assert_eq!(ranks.len(), 8, "{lines:?}");
+    assert!(ranks[0].starts_with("info string 8 ") && ranks[7].starts_with("info string 1 "));
+    let queen: i64 = ranks[7]
+        .split_whitespace()
+        .find_map(|c| c.strip_prefix('Q'))
+        .and_then(|v| v.trim_start_matches('+').parse().ok())
+        .unwrap_or_else(|| e.fail(&format!("no white queen on rank 1: {}", ranks[7])));
+    assert!(queen > 300, "{}", ranks[7]);
+    let white = eval_figure(&e, &lines, "info string the network's score:");
+    let eval = eval_figure(&e, &lines, "info string eval ");
+    assert_eq!(white, -eval, "Black to move: {lines:?}");
+    e.quit();
+}

@@ -305,10 +305,7 @@ impl Session {
             Command::Display if self.refuse_without_position("d") => {}
             Command::Display => self.display(),
             Command::Eval if self.refuse_without_position("eval") => {}
-            Command::Eval => send(&format!(
-                "info string eval {} cp (side to move)",
-                self.engine.evaluate()
-            )),
+            Command::Eval => self.explain_eval(),
             Command::Bench { depth } => self.bench(depth),
             Command::Help => {
                 for line in HELP {
@@ -499,6 +496,70 @@ impl Session {
                 log::info!("bench {depth} stopped");
             }
         });
+    }
+
+    /// `eval`: the hand-written evaluation term by term, the network's view of each
+    /// piece (when a network evaluates), and last the score the search starts from.
+    fn explain_eval(&self) {
+        use crate::eval::explain;
+        let pos = self.engine.board().chess();
+        let (terms, phase) = explain::terms(pos);
+        send(&format!(
+            "info string the hand-written evaluation, White's view in centipawns \
+             (phase {phase} of {}: midgame and endgame blended by it):",
+            crate::eval::MAX_PHASE
+        ));
+        send(&format!(
+            "info string {:<20} {:>8} {:>8} {:>8}",
+            "term", "midgame", "endgame", "blended"
+        ));
+        for t in terms.iter().filter(|t| t.midgame != 0 || t.endgame != 0) {
+            send(&format!(
+                "info string {:<20} {:>8} {:>8} {:>8}",
+                t.name, t.midgame, t.endgame, t.blended
+            ));
+        }
+        send(&format!(
+            "info string {:<20} {:>26}",
+            "tempo (side to move)",
+            crate::eval::TEMPO
+        ));
+        send(&format!(
+            "info string {:<20} {:>26}",
+            "total (side to move)",
+            explain::total(&terms, phase, pos.turn())
+        ));
+        if let Some(net) = self.engine.network() {
+            send(
+                "info string the network: what each piece is worth to it, White's view in \
+                 centipawns (its score with the piece minus its score without it):",
+            );
+            let values = explain::piece_values(net, pos);
+            for rank in shakmaty::Rank::ALL.iter().rev() {
+                let mut row = format!("info string {} ", rank.char());
+                for file in shakmaty::File::ALL {
+                    let square = shakmaty::Square::from_coords(file, *rank);
+                    let cell = match (
+                        values.iter().find(|v| v.0 == square),
+                        pos.board().piece_at(square),
+                    ) {
+                        (Some((_, piece, value)), _) => format!("{}{value:+}", piece.char()),
+                        (None, Some(king)) => king.char().to_string(),
+                        (None, None) => ".".to_string(),
+                    };
+                    row.push_str(&format!(" {cell:>6}"));
+                }
+                send(&row);
+            }
+            send(&format!(
+                "info string the network's score: {:+} for White",
+                explain::network_white_score(net, pos.board(), pos.turn())
+            ));
+        }
+        send(&format!(
+            "info string eval {} cp (side to move)",
+            self.engine.evaluate()
+        ));
     }
 
     fn display(&self) {
