@@ -3,13 +3,22 @@
 # from src/nnue/default.nnue at compile time, so another file is an error, not a net
 # silently left out (put it there, or load it at run time: setoption name EvalFile value <path>).
 # The build lands where cargo puts it: $(CARGO_TARGET_DIR) when set, else target/.
+#
+# SPSA on OpenBench: OpenBench builds a tune with the same plain `make EXE=…`, so a tune
+# branch sets `TUNE ?= 1` below (one line, in the branch only). `TUNE=1` builds with the
+# cargo feature `tuning`: every search tunable is then a UCI spin option, named as
+# `tabas params` lists them for OpenBench's SPSA input. The tuning build lands in its own
+# target directory, so the two builds do not rebuild each other.
 EXE ?= tabas
 EVALFILE ?=
+TUNE ?= 0
 TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
+BUILD_DIR := $(if $(filter 1,$(TUNE)),$(TARGET_DIR)/tuning,$(TARGET_DIR))
+FEATURES := $(if $(filter 1,$(TUNE)),--features tuning,)
 
 all: evalfile
-	cargo build --release
-	cp "$(TARGET_DIR)/release/tabas" "$(EXE)"
+	CARGO_TARGET_DIR="$(BUILD_DIR)" cargo build --release $(FEATURES)
+	cp "$(BUILD_DIR)/release/tabas" "$(EXE)"
 
 # For your own CPU: `make native` compiles for every instruction set this CPU has
 # (the default binary runs on any x86-64 and picks AVX2 at run time). A separate

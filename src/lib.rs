@@ -34,3 +34,14 @@ mod tt;
 pub mod tune;
 pub mod uci;
 pub mod wdl;
+
+/// The version `id name`, `tabas --version` and datagen manifests show: the crate's
+/// version, and for a development build (a git checkout not at the release's tag, see
+/// `build.rs`) the commit: `0.1.0-dev-1a2b3c4`. A build without git is plain `0.1.0`.
+pub fn version() -> String {
+    let release = env!("CARGO_PKG_VERSION");
+    match option_env!("TABAS_COMMIT") {
+        Some(commit) if !commit.is_empty() => format!("{release}-dev-{commit}"),
+        _ => release.to_string(),
+    }
+}

@@ -96,7 +96,7 @@ fn main() -> ExitCode {
         }
         Some("--version" | "-V") => {
             let level = tabas::cpu::level_of(&tabas::cpu::compiled_for());
-            println!("tabas {} ({level})", env!("CARGO_PKG_VERSION"));
+            println!("tabas {} ({level})", tabas::version());
             ExitCode::SUCCESS
         }
         Some(other) if other.starts_with('-') => {

@@ -377,7 +377,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         }
     };
     let bench = crate::bench::run(crate::bench::DEFAULT_DEPTH, Default::default(), &mut |_| {});
-    let engine = format!("tabas {} (bench {bench})", env!("CARGO_PKG_VERSION"));
+    let engine = format!("tabas {} (bench {bench})", crate::version());
     let command = format!("tabas datagen {}", args.join(" "));
     match generate(&options, &engine, &command, true) {
         Ok(_) => ExitCode::SUCCESS,

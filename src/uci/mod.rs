@@ -44,16 +44,7 @@ use std::sync::mpsc;
 pub const ENGINE_NAME: &str = "Tabas";
 pub const ENGINE_AUTHOR: &str = "the Tabas developers";
 
-/// The version `id name` shows: the crate's version, and for a development build (a
-/// git checkout not at the release's tag, see `build.rs`) the commit:
-/// `0.1.0-dev-1a2b3c4`. A build without git (a release tarball) is plain `0.1.0`.
-pub fn version() -> String {
-    let release = env!("CARGO_PKG_VERSION");
-    match option_env!("TABAS_COMMIT") {
-        Some(commit) if !commit.is_empty() => format!("{release}-dev-{commit}"),
-        _ => release.to_string(),
-    }
-}
+pub use crate::version;
 
 /// `help`'s answer, each line sent as `info string …` (stdout carries protocol only):
 /// every command `command::parse` understands.
