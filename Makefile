@@ -1,7 +1,8 @@
 # For OpenBench: `make EXE=name` builds the engine as `name`.
-# `make EVALFILE=path` checks that `path` is the network built in: the net is embedded
-# from src/nnue/default.nnue at compile time, so another file is an error, not a net
-# silently left out (put it there, or load it at run time: setoption name EvalFile value <path>).
+# `make EVALFILE=path` builds it with the network file `path` inside instead of
+# src/nnue/default.nnue (build.rs, TABAS_EVALFILE): first the default engine is built
+# and asked to load the file, so a file it cannot load stops the build with its reason;
+# the build with the file inside lands in a target directory of its own (…/evalfile).
 # The build lands where cargo puts it: $(CARGO_TARGET_DIR) when set, else target/.
 #
 # SPSA on OpenBench: OpenBench builds a tune with the same plain `make EXE=…`, so a tune
@@ -15,17 +16,22 @@ TUNE ?= 0
 TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
 BUILD_DIR := $(if $(filter 1,$(TUNE)),$(TARGET_DIR)/tuning,$(TARGET_DIR))
 FEATURES := $(if $(filter 1,$(TUNE)),--features tuning,)
+NET := $(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)),)
+# The network for cargo, and where a build with it lands.
+NET_ENV := $(if $(NET),TABAS_EVALFILE="$(NET)",)
+NET_DIR := $(if $(NET),/evalfile,)
 
 all: evalfile
-	CARGO_TARGET_DIR="$(BUILD_DIR)" cargo build --release $(FEATURES)
-	cp "$(BUILD_DIR)/release/tabas" "$(EXE)"
+	$(NET_ENV) CARGO_TARGET_DIR="$(BUILD_DIR)$(NET_DIR)" cargo build --release $(FEATURES)
+	cp "$(BUILD_DIR)$(NET_DIR)/release/tabas" "$(EXE)"
 
 # For your own CPU: `make native` compiles for every instruction set this CPU has
 # (the default binary runs on any x86-64 and picks AVX2 at run time). A separate
 # target directory keeps the two builds from rebuilding each other.
 native: evalfile
-	RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$(TARGET_DIR)/native" cargo build --release
-	cp "$(TARGET_DIR)/native/release/tabas" "$(EXE)-native"
+	$(NET_ENV) RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$(TARGET_DIR)/native$(NET_DIR)" \
+	  cargo build --release
+	cp "$(TARGET_DIR)/native$(NET_DIR)/release/tabas" "$(EXE)-native"
 
 # Release binaries for each x86-64 microarchitecture level: `make levels` writes
 # $(EXE)-x86-64 (any x86-64 CPU), -x86-64-v2 (SSE4.2, POPCNT: 2009 on), -x86-64-v3
@@ -37,9 +43,9 @@ LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
 
 levels: evalfile
 	@for level in $(LEVELS); do \
-	  RUSTFLAGS="-C target-cpu=$$level" CARGO_TARGET_DIR="$(TARGET_DIR)/$$level" \
+	  $(NET_ENV) RUSTFLAGS="-C target-cpu=$$level" CARGO_TARGET_DIR="$(TARGET_DIR)/$$level$(NET_DIR)" \
 	    cargo build --release || exit 1; \
-	  cp "$(TARGET_DIR)/$$level/release/tabas" "$(EXE)-$$level" || exit 1; \
+	  cp "$(TARGET_DIR)/$$level$(NET_DIR)/release/tabas" "$(EXE)-$$level" || exit 1; \
 	done
 
 levels-check: levels
@@ -54,14 +60,15 @@ levels-check: levels
 	[ "$$distinct" -eq 1 ] || { echo "levels-check: node counts differ:$$nodes"; exit 1; }; \
 	echo "levels-check: every level searched $$(echo $$nodes | cut -d' ' -f1) nodes"
 
+# With EVALFILE: the default engine must load the file (else the reason, and no build).
 evalfile:
-ifneq ($(strip $(EVALFILE)),)
-	@test -f "$(EVALFILE)" || { echo "make: EVALFILE=$(EVALFILE): no such file" >&2; exit 1; }
-	@cmp -s "$(EVALFILE)" src/nnue/default.nnue || { \
-	  echo "make: EVALFILE=$(EVALFILE) is not the built-in network src/nnue/default.nnue." >&2; \
-	  echo "      Tabas embeds that file at compile time: copy the net there and build again," >&2; \
-	  echo "      or load it at run time with 'setoption name EvalFile value <path>'." >&2; \
-	  exit 1; }
+ifneq ($(NET),)
+	@test -f "$(NET)" || { echo "make: EVALFILE=$(EVALFILE): no such file" >&2; exit 1; }
+	CARGO_TARGET_DIR="$(BUILD_DIR)" cargo build --release $(FEATURES)
+	@out=$$("$(BUILD_DIR)/release/tabas" "setoption name EvalFile value $(NET)" quit 2>/dev/null); \
+	  case "$$out" in *"info string error"*) \
+	    echo "make: EVALFILE=$(EVALFILE) is not a network this engine can load:" >&2; \
+	    echo "$$out" >&2; exit 1;; esac
 endif
 
 .PHONY: all native levels levels-check evalfile

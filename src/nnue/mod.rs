@@ -512,7 +512,12 @@ pub fn embedded_name() -> Option<&'static str> {
 /// The default network's file, in the binary: how it was made is in the README
 /// ("The network"). `None` here builds an engine without one (the hand-written
 /// evaluation plays, and `Use NNUE` starts false).
+#[cfg(not(tabas_evalfile))]
 const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!("default.nnue"));
+/// A build with `TABAS_EVALFILE` set (`make EVALFILE=…`, see `build.rs`) embeds that
+/// file instead; the Makefile checks that this engine loads it before building.
+#[cfg(tabas_evalfile)]
+const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!(env!("TABAS_EVALFILE_PATH")));
 
 #[cfg(test)]
 pub(crate) mod tests {
