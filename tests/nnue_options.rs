@@ -250,6 +250,17 @@ fn uci_bench_uses_the_evaluation_that_plays() {
     let _ = std::fs::remove_file(net);
 }
 
+/// `eval`'s answer: `info string` lines only.
+fn eval_lines(e: &mut Engine) -> Vec<String> {
+    e.send("eval");
+    let lines = e.sync();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    lines
+}
+
 /// The number after the last space of the `eval` line that starts with `prefix`.
 fn eval_figure(e: &Engine, lines: &[String], prefix: &str) -> i64 {
     lines
@@ -270,12 +281,7 @@ fn eval_shows_the_terms_and_what_each_piece_is_worth_to_the_network() {
     // Black to move, White a bishop down.
     e.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R b KQ - 0 8");
     e.send("setoption name Use NNUE value false");
-    e.send("eval");
-    let lines = e.sync();
-    assert!(
-        lines.iter().all(|l| l.starts_with("info string ")),
-        "{lines:?}"
-    );
+    let lines = eval_lines(&mut e);
     let total = eval_figure(&e, &lines, "info string total (side to move)");
     let eval = eval_figure(&e, &lines, "info string eval ");
     assert_eq!(total, eval, "{lines:?}");
@@ -286,12 +292,7 @@ fn eval_shows_the_terms_and_what_each_piece_is_worth_to_the_network() {
         return;
     }
     e.send("setoption name Use NNUE value true");
-    e.send("eval");
-    let lines = e.sync();
-    assert!(
-        lines.iter().all(|l| l.starts_with("info string ")),
-        "{lines:?}"
-    );
+    let lines = eval_lines(&mut e);
     // The board of the pieces' worth: eight ranks, 8 down to 1; the bishop White lacks
     // is no cell, White's queen is worth much to White.
     let ranks: Vec<&String> = lines

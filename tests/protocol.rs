@@ -612,6 +612,8 @@ fn being_mated_is_a_negative_mate_score() {
     e.quit();
 }
 
+/// Without a legal move: `info depth 0 score mate 0` (or `cp 0` when stalemated), then
+/// `bestmove (none)`, whatever the limits.
 #[test]
 fn no_legal_move_gives_bestmove_none() {
     let mut e = ready_engine();
@@ -632,6 +634,14 @@ fn no_legal_move_gives_bestmove_none() {
             let r = e.go_checked(go, &pos, STD, PROMPT);
             if r.best_line != "bestmove (none)" {
                 e.fail(&format!("{what}: {go} gave {:?}", r.best_line));
+            }
+            // The result comes first, as Stockfish gives it (GUIs show it).
+            let result = if pos.is_check() { "mate 0" } else { "cp 0" };
+            if r.infos.len() != 1 || !r.has_score(result) {
+                e.fail(&format!(
+                    "{what}: {go} showed {:?}, not one 'score {result}' line",
+                    r.infos
+                ));
             }
         }
         // go infinite still waits for stop.

@@ -441,6 +441,9 @@ impl<'a> Searcher<'a> {
             } else {
                 score::DRAW
             };
+            // No move to show, but the result: `info depth 0 score mate 0` (checkmate)
+            // or `score cp 0` (stalemate) before `bestmove (none)`, as Stockfish.
+            self.report(0, 0, result.score, ScoreBound::Exact, report);
             return result;
         }
         let lines = self.limits.multipv.clamp(1, self.root_moves.len());

@@ -768,6 +768,22 @@ pub fn check_info_opt(eng: &Engine, pos: &Chess, line: &str, mode: Option<Castli
     if info.string.is_some() && info.score.is_none() {
         return info;
     }
+    // A position without a legal move: one line, depth 0, the result, no pv.
+    if pos.legal_moves().is_empty() {
+        let result = if pos.is_check() { "mate" } else { "cp" };
+        let ok = info.depth == Some(0)
+            && info.pv.is_none()
+            && info
+                .score
+                .as_ref()
+                .is_some_and(|(kind, n, _)| kind == result && *n == 0);
+        if !ok {
+            eng.fail(&format!(
+                "a position without a legal move needs 'info depth 0 … score {result} 0', not {line:?}"
+            ));
+        }
+        return info;
+    }
     if info.score.is_some() {
         let fields = [
             ("depth", info.depth.is_some()),

@@ -20,7 +20,7 @@ import sys
 import chess
 import chess.engine
 
-from checks import Warnings, fail
+from checks import Warnings, fail, fail_on_warnings
 
 
 def main():
@@ -75,8 +75,7 @@ def main():
             fail(f"checkmated: got {result.move!r}, expected None")
     finally:
         engine.quit()
-    if warnings.records:
-        fail("python-chess warnings: " + "; ".join(warnings.records))
+    fail_on_warnings(warnings)
     print("ok")
 
 

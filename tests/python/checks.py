@@ -19,3 +19,9 @@ class Warnings(logging.Handler):
 def fail(message):
     print(f"FAILED: {message}")
     sys.exit(1)
+
+
+def fail_on_warnings(warnings):
+    """Fails, listing them, if python-chess logged any warning (see `Warnings`)."""
+    if warnings.records:
+        fail("python-chess warned:\n" + "\n".join(warnings.records))

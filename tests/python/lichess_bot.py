@@ -27,7 +27,7 @@ import time
 import chess
 import chess.engine
 
-from checks import Warnings, fail
+from checks import Warnings, fail, fail_on_warnings
 
 # The block of the README's lichess-bot section (Threads 1 here: the test runs two engines).
 UCI_OPTIONS = {"Threads": 1, "Hash": 16, "Move Overhead": 100, "UCI_ShowWDL": True}
@@ -116,8 +116,7 @@ def main():
             f"clocks left {clocks[chess.WHITE]:.2f} s / {clocks[chess.BLACK]:.2f} s, "
             f"{stats['ponder']} moves with a ponder move"
         )
-    if warnings.records:
-        fail("python-chess warned:\n" + "\n".join(warnings.records))
+    fail_on_warnings(warnings)
     if pondered == 0:
         fail("no move came with a ponder move: nothing was pondered")
     print("ok")

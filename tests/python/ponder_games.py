@@ -21,7 +21,7 @@ import time
 import chess
 import chess.engine
 
-from checks import Warnings, fail
+from checks import Warnings, fail, fail_on_warnings
 
 START_CLOCK = 2.0
 INCREMENT = 0.05
@@ -84,8 +84,7 @@ def main():
                     ponders += " >> go ponder " in line
                     hits += line.rstrip("\n").endswith(" >> ponderhit")
     print(f"go ponder: {ponders}, ponderhit: {hits}, missed: {ponders - hits}")
-    if warnings.records:
-        fail("python-chess warned:\n" + "\n".join(warnings.records))
+    fail_on_warnings(warnings)
     if ponders == 0:
         fail("the engines never pondered")
     print("ok")
