@@ -23,20 +23,20 @@ use shakmaty::{Chess, Position};
 // The fitted model: `tabas wdl-fit` prints these three constants (README: "Win,
 // draw, loss"); paste them here to refit.
 //
-// Fitted by `tabas wdl-fit --data data/selfplay-1 --threads 2`
-// on 4625 games (566183 positions not scored as mates; 462 games held out).
+// Fitted by `tabas wdl-fit --data data/selfplay-s16 --threads 2`
+// on 4577 games (538192 positions not scored as mates; 457 games held out).
 // Mean log-loss, nats a position, training / validation (held-out games):
-//   by material     0.6776 / 0.6828  (used)
-//   by move number  0.6570 / 0.6707
-//   score ignored   1.0977 / 1.1013
+//   by material     0.6209 / 0.6652  (used)
+//   by move number  0.6119 / 0.6507
+//   score ignored   1.0971 / 1.0904
 /// The variable `x` of the polynomials (material: see the README, "Win, draw, loss").
 pub const VARIABLE: Variable = Variable::Material;
 /// a(x), centipawns: the score at which the side to move wins half its games
 /// (coefficients of x³, x², x, 1).
-pub const MIDPOINT: [f64; 4] = [-2030.898, 4214.386, -2799.286, 694.527];
+pub const MIDPOINT: [f64; 4] = [-2137.409, 4506.876, -3121.037, 811.260];
 /// b(x), centipawns: the score that multiplies the odds of a win by e
 /// (coefficients of x³, x², x, 1).
-pub const SPREAD: [f64; 4] = [-795.493, 1646.462, -984.923, 258.628];
+pub const SPREAD: [f64; 4] = [-780.417, 1520.258, -876.334, 234.685];
 
 /// Material counted as pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides.
 const PIECE_VALUES: [u32; 5] = [1, 3, 3, 5, 9];
