@@ -2,8 +2,33 @@
 //! on has them: a binary built for x86-64-v3 or v4 (`make levels`) says so and
 //! stops, instead of dying of an illegal instruction in the middle of a game.
 
-/// The x86-64 features a level binary may be compiled with, in level order.
-const FEATURES: [&str; 17] = [
+/// Whether the running CPU has feature `$f` (always true off x86-64: nothing is checked).
+#[cfg(target_arch = "x86_64")]
+macro_rules! detected {
+    ($f:tt) => {
+        std::arch::is_x86_feature_detected!($f)
+    };
+}
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! detected {
+    ($f:tt) => {
+        true
+    };
+}
+
+/// `cfg!` and the CPU check need each name written out: one list, read by both.
+macro_rules! features {
+    ($($f:tt),+ $(,)?) => {
+        /// The x86-64 features a level binary may be compiled with, in level order: each
+        /// one's name, whether this binary was compiled to use it without asking the
+        /// CPU, and whether the running CPU has it.
+        fn features() -> Vec<(&'static str, bool, bool)> {
+            vec![$(($f, cfg!(target_feature = $f), detected!($f))),+]
+        }
+    };
+}
+
+features!(
     "sse3",
     "ssse3",
     "sse4.1",
@@ -21,68 +46,22 @@ const FEATURES: [&str; 17] = [
     "avx512bw",
     "avx512cd",
     "avx512dq",
-];
+);
 
 /// The features this binary was compiled to use without asking the CPU.
 pub fn compiled_for() -> Vec<&'static str> {
-    FEATURES.into_iter().filter(|&f| compiled_with(f)).collect()
+    features()
+        .into_iter()
+        .filter(|&(_, compiled, _)| compiled)
+        .map(|(name, _, _)| name)
+        .collect()
 }
 
-/// `cfg!(target_feature)` needs the name written out: one arm per feature.
-fn compiled_with(feature: &str) -> bool {
-    match feature {
-        "sse3" => cfg!(target_feature = "sse3"),
-        "ssse3" => cfg!(target_feature = "ssse3"),
-        "sse4.1" => cfg!(target_feature = "sse4.1"),
-        "sse4.2" => cfg!(target_feature = "sse4.2"),
-        "popcnt" => cfg!(target_feature = "popcnt"),
-        "cmpxchg16b" => cfg!(target_feature = "cmpxchg16b"),
-        "avx" => cfg!(target_feature = "avx"),
-        "avx2" => cfg!(target_feature = "avx2"),
-        "bmi1" => cfg!(target_feature = "bmi1"),
-        "bmi2" => cfg!(target_feature = "bmi2"),
-        "fma" => cfg!(target_feature = "fma"),
-        "lzcnt" => cfg!(target_feature = "lzcnt"),
-        "movbe" => cfg!(target_feature = "movbe"),
-        "avx512f" => cfg!(target_feature = "avx512f"),
-        "avx512bw" => cfg!(target_feature = "avx512bw"),
-        "avx512cd" => cfg!(target_feature = "avx512cd"),
-        "avx512dq" => cfg!(target_feature = "avx512dq"),
-        _ => false,
-    }
-}
-
-/// Whether the running CPU has `feature` (true off x86-64, where nothing is checked).
+/// Whether the running CPU has `feature` (true for a name not in the list).
 fn cpu_has(feature: &str) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        match feature {
-            "sse3" => has!("sse3"),
-            "ssse3" => has!("ssse3"),
-            "sse4.1" => has!("sse4.1"),
-            "sse4.2" => has!("sse4.2"),
-            "popcnt" => has!("popcnt"),
-            "cmpxchg16b" => has!("cmpxchg16b"),
-            "avx" => has!("avx"),
-            "avx2" => has!("avx2"),
-            "bmi1" => has!("bmi1"),
-            "bmi2" => has!("bmi2"),
-            "fma" => has!("fma"),
-            "lzcnt" => has!("lzcnt"),
-            "movbe" => has!("movbe"),
-            "avx512f" => has!("avx512f"),
-            "avx512bw" => has!("avx512bw"),
-            "avx512cd" => has!("avx512cd"),
-            "avx512dq" => has!("avx512dq"),
-            _ => true,
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = feature;
-        true
-    }
+    features()
+        .into_iter()
+        .all(|(name, _, has)| name != feature || has)
 }
 
 /// The microarchitecture level a set of compiled features amounts to.
