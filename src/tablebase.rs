@@ -27,8 +27,9 @@
 //! * `wdl_score(wdl, ply, rule50)` turns the answer into a score and a bound: exact
 //!   for a draw, a lower bound for a win (a mate would be better still), an upper
 //!   bound for a loss. When the bound decides the window (`Bound::decides`), store
-//!   it in the table (`score::to_tt`, no move, a depth above any search's, since the
-//!   result does not depend on depth) and return it. Otherwise, at PV nodes, a win
+//!   it in the table (`score::to_tt`, no move, `TB_DEPTH_BONUS` plies deeper than the
+//!   node, since the result does not depend on depth and should outlive the searches
+//!   that would replace it) and return it. Otherwise, at PV nodes, a win
 //!   raises alpha and the node's best score, and a loss caps what the node returns.
 //! * Tablebase scores are `score::is_decisive` but not `score::is_mate`: guard
 //!   null-move returns and pruning margins with `is_decisive`, `go mate` with `is_mate`.

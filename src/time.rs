@@ -7,7 +7,7 @@
 //! * hard: the search returns at once when it is reached (checked every 1024 nodes).
 //!
 //! Times are measured from `go`; for `go ponder`, the time spent pondering counts too
-//! (see `Control::clock_elapsed`).
+//! (see `Control::elapsed`).
 //! `Move Overhead` and a small safety reserve are never planned for.
 
 use std::time::Duration;

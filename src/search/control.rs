@@ -42,7 +42,7 @@ impl Control {
     }
 
     /// The opponent played the expected move: the search goes on, now under the time
-    /// limits (see `clock_elapsed`).
+    /// limits (see `elapsed`).
     pub fn ponderhit(&self) {
         self.pondering.store(false, Ordering::Release);
         self.wake();
@@ -76,19 +76,15 @@ impl Control {
         self.pondering.load(Ordering::Acquire)
     }
 
-    /// Time since the search started.
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
-    }
-
-    /// The time the limits are judged on: since `go`, for `go ponder` too. After a ponder
+    /// Time since the search started (`go`), and the time the limits are judged on,
+    /// for `go ponder` too. After a ponder
     /// hit the search has been on this very position since `go ponder`, so it is judged
     /// on all the time it has had, as Stockfish and Ethereal judge it: a hit after a long
     /// ponder moves at once instead of thinking a whole move's time again. The GUI's clock
     /// started only at `ponderhit`, so every limit is reached sooner than by that clock,
     /// never later; the time a hit saves stays on the clock, and the time manager, which
     /// plans each move as a share of what is left, spends it on the moves that follow.
-    pub(super) fn clock_elapsed(&self) -> Duration {
+    pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
 }

@@ -492,7 +492,7 @@ impl<'a> Searcher<'a> {
                     && let Some(progress) = &last_progress
                     && let Some(soft) = self.soft_time(progress)
                 {
-                    if self.control.clock_elapsed() >= soft {
+                    if self.control.elapsed() >= soft {
                         self.stopped = true;
                         break;
                     }
@@ -778,7 +778,7 @@ impl<'a> Searcher<'a> {
             return true;
         }
         self.soft_time(progress)
-            .is_some_and(|soft| self.control.clock_elapsed() >= soft)
+            .is_some_and(|soft| self.control.elapsed() >= soft)
     }
 
     /// When the main thread's clock says to start nothing more, after an iteration
@@ -826,10 +826,10 @@ impl<'a> Searcher<'a> {
             // under a millisecond.
             let out_of_time = self.time.is_some_and(|t| {
                 !self.control.is_pondering()
-                    && (self.control.clock_elapsed() >= t.hard()
+                    && (self.control.elapsed() >= t.hard()
                         || self
                             .extra_lines_until
-                            .is_some_and(|end| self.control.clock_elapsed() >= end))
+                            .is_some_and(|end| self.control.elapsed() >= end))
             });
             if self.first_iteration_done && (self.control.is_stopped() || out_of_time) {
                 self.stopped = true;

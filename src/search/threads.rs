@@ -6,7 +6,9 @@
 //! * `ThreadPool`: the search threads, kept alive from one `go` to the next with their
 //!   own state (`ThreadState`: histories, killers, stack, PV table…), so that no thread
 //!   is spawned per search and no table allocated: a `go` clears each thread's state
-//!   in place (`ThreadState::clear`), and histories could persist.
+//!   in place (`ThreadState::clear`). What a `go` does allocate is small: the search's
+//!   `Control` and job (with the group's node counters and a copy of the game's keys),
+//!   and for each thread its task's box and `Done` flag.
 //!
 //! The helpers search the same root as the main thread and share its transposition
 //! table; they skip some depths (`helper_skips`) so that they run ahead of the main

@@ -28,7 +28,7 @@ pub struct Options {
     /// Stored, and on purpose changes nothing: Tabas ponders whenever a `go ponder` comes,
     /// and the UCI spec's reason for this option, a time plan that counts on ponder hits,
     /// is left out. A hit already pays for itself: its search counts the time spent
-    /// pondering (`Control::clock_elapsed`), so it moves sooner and the time saved goes
+    /// pondering (`Control::elapsed`), so it moves sooner and the time saved goes
     /// back to the time manager, which plans each move as a share of what is left.
     /// Stockfish also plans 25 % more per move when Ponder is on, a bet on hits to come;
     /// whether that pays for Tabas has not been measured (README, "Pondering").
