@@ -146,7 +146,7 @@ impl Default for Tablebases {
 
 /// The value of one root move by the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RootMove {
+pub struct TbRootMove {
     pub mv: Move,
     /// The result it keeps under the 50-move rule (whatever `Syzygy50MoveRule`
     /// says): counted from the root's halfmove clock when ranked by DTZ, as if
@@ -161,14 +161,14 @@ pub struct RootMove {
 /// The root moves ranked by the tables, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootProbe {
-    pub moves: Vec<RootMove>,
+    pub moves: Vec<TbRootMove>,
     /// Ranked by DTZ (exact with the 50-move count), not by WDL alone.
     pub by_dtz: bool,
 }
 
 impl RootProbe {
     /// The moves to search: those of the best rank (never empty).
-    pub fn kept(&self) -> &[RootMove] {
+    pub fn kept(&self) -> &[TbRootMove] {
         let best = self.moves[0].rank;
         let n = self.moves.iter().take_while(|m| m.rank == best).count();
         &self.moves[..n]
@@ -335,7 +335,7 @@ impl Tablebases {
         })
     }
 
-    fn rank_by_dtz(&self, pos: &Chess, moves: &[Move], repeated: bool) -> Option<Vec<RootMove>> {
+    fn rank_by_dtz(&self, pos: &Chess, moves: &[Move], repeated: bool) -> Option<Vec<TbRootMove>> {
         let halfmoves = pos.halfmoves();
         let mut ranked = Vec::with_capacity(moves.len());
         for &mv in moves {
@@ -359,7 +359,7 @@ impl Tablebases {
             };
             let (wdl, rank) = dtz_rank(dtz, plies, repeated);
             let score = wdl_score(wdl, 1, self.config.rule50).score;
-            ranked.push(RootMove {
+            ranked.push(TbRootMove {
                 mv,
                 wdl,
                 rank,
@@ -369,7 +369,7 @@ impl Tablebases {
         Some(ranked)
     }
 
-    fn rank_by_wdl(&self, pos: &Chess, moves: &[Move]) -> Option<Vec<RootMove>> {
+    fn rank_by_wdl(&self, pos: &Chess, moves: &[Move]) -> Option<Vec<TbRootMove>> {
         let mut ranked = Vec::with_capacity(moves.len());
         for &mv in moves {
             let mut after = pos.clone();
@@ -389,7 +389,7 @@ impl Tablebases {
                 Wdl::Loss => RANK_LOSS,
             };
             let score = wdl_score(wdl, 1, self.config.rule50).score;
-            ranked.push(RootMove {
+            ranked.push(TbRootMove {
                 mv,
                 wdl,
                 rank,
@@ -530,7 +530,7 @@ mod tests {
         }
     }
 
-    fn uci(moves: &[RootMove]) -> Vec<String> {
+    fn uci(moves: &[TbRootMove]) -> Vec<String> {
         let mut v: Vec<String> = moves
             .iter()
             .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())

@@ -129,21 +129,21 @@ impl Input {
 
 /// Per mille chances of the side to move; they add up to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wdl {
+pub struct Chances {
     pub win: u32,
     pub draw: u32,
     pub loss: u32,
 }
 
 /// The chances of the side to move with `score` (its point of view) at `input`.
-pub fn wdl(score: Score, input: Input) -> Wdl {
+pub fn wdl(score: Score, input: Input) -> Chances {
     model_wdl(&MODEL, score, input.0)
 }
 
-fn model_wdl(model: &Model, score: Score, x: f64) -> Wdl {
+fn model_wdl(model: &Model, score: Score, x: f64) -> Chances {
     if score::is_mate(score) {
         let won = score > 0;
-        return Wdl {
+        return Chances {
             win: if won { 1000 } else { 0 },
             draw: 0,
             loss: if won { 0 } else { 1000 },
@@ -157,7 +157,7 @@ fn model_wdl(model: &Model, score: Score, x: f64) -> Wdl {
         // which keeps the two sides symmetric.
         (w, l) = (per_mille(win.floor()), per_mille(loss.floor()));
     }
-    Wdl {
+    Chances {
         win: w,
         draw: 1000 - w - l,
         loss: l,
@@ -212,12 +212,12 @@ mod tests {
     #[test]
     fn mates_are_certain() {
         let input = Input::of(&Chess::default());
-        let won = Wdl {
+        let won = Chances {
             win: 1000,
             draw: 0,
             loss: 0,
         };
-        let lost = Wdl {
+        let lost = Chances {
             win: 0,
             draw: 0,
             loss: 1000,
@@ -242,7 +242,7 @@ mod tests {
         let even = (1000.0 / (1.0 + (a / b).exp())).round() as u32;
         assert_eq!(
             wdl(0, start),
-            Wdl {
+            Chances {
                 win: even,
                 draw: 1000 - 2 * even,
                 loss: even

@@ -5,8 +5,8 @@
 //! rest: the number of attackers, where a hand-written evaluation would use a
 //! curve, is a one-hot table (`KING_ATTACKERS`) the tuner shapes.
 
-use super::accumulator::{Accumulator, role_index};
 use super::layout;
+use super::sink::{WeightSink, role_index};
 use super::terms::{FILE_A, ranks_ahead};
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
@@ -49,7 +49,7 @@ impl ZoneAttacks {
 
     /// A knight, bishop, rook or queen (`role`) attacking `squares`.
     #[inline(always)]
-    pub fn piece<A: Accumulator>(
+    pub fn piece<A: WeightSink>(
         &mut self,
         acc: &mut A,
         attacker: Color,
@@ -67,7 +67,7 @@ impl ZoneAttacks {
 
     /// Reports how many pieces attacked the zone.
     #[inline(always)]
-    pub fn finish<A: Accumulator>(self, acc: &mut A, attacker: Color) {
+    pub fn finish<A: WeightSink>(self, acc: &mut A, attacker: Color) {
         let n = self.attackers.min(MAX_ATTACKERS);
         acc.add(attacker, layout::KING_ATTACKERS + n, 1);
     }
@@ -76,7 +76,7 @@ impl ZoneAttacks {
 /// `color`'s king shelter and the enemy's pawn storm on it: on each file at and
 /// beside the king, the nearest own and the nearest enemy pawn in front of the king.
 #[inline(always)]
-pub fn pawns<A: Accumulator>(board: &Board, color: Color, acc: &mut A) {
+pub fn pawns<A: WeightSink>(board: &Board, color: Color, acc: &mut A) {
     let Some(king) = board.king_of(color) else {
         return;
     };

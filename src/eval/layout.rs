@@ -2,7 +2,7 @@
 //! sits in it, what the group is called and how `weights.rs` lays it out.
 //!
 //! The evaluation reports each use of a weight by its index in this list (see
-//! `accumulator.rs`); the tuner trains the list and writes it back as `weights.rs`.
+//! `sink.rs`); the tuner trains the list and writes it back as `weights.rs`.
 //! `layout!` below is the one declaration: from it come the index of each group
 //! (`layout::DOUBLED`, …), [`GROUPS`] (names, docs and shapes, for the writer) and
 //! [`DEFAULTS`] (the values of `weights.rs`, flattened).

@@ -9,27 +9,27 @@
 //! * `weights.rs`: every weight's value, written by `tabas tune` (`src/tune/`),
 //!   which fits them all at once to self-play games (Texel's method);
 //! * `layout.rs`: the weights as one flat list, the index of each group;
-//! * `accumulator.rs`: the evaluation is written once, generic over where the
+//! * `sink.rs`: the evaluation is written once, generic over where the
 //!   weights it uses go: summed (the search's [`evaluate`]) or counted (the
 //!   tuner's [`trace`]). The evaluation is therefore linear in its weights, and
 //!   every term added must stay so (a count times a weight) to be tunable.
 
-mod accumulator;
 pub mod explain;
 mod king;
 pub(crate) mod layout;
 mod pieces;
+mod sink;
 mod terms;
 mod threats;
 #[rustfmt::skip]
 mod weights;
 
-pub(crate) use accumulator::Trace;
 pub(crate) use pieces::MAX_PHASE;
+pub(crate) use sink::Trace;
 
 use crate::score::Score;
-use accumulator::{Accumulator, Packed, PackedSum, eg_of, mg_of};
 use shakmaty::{Board, Chess, Color, Position};
+use sink::{Packed, PackedSum, WeightSink, eg_of, mg_of};
 
 /// Bonus for the side to move (centipawns): having the move is worth
 /// something, and it keeps odd and even search depths from disagreeing as much.
@@ -38,7 +38,7 @@ pub const TEMPO: Score = 10;
 
 /// Every term of the evaluation, White's uses minus Black's.
 #[inline(always)]
-fn accumulate<A: Accumulator>(board: &Board, acc: &mut A) {
+fn accumulate<A: WeightSink>(board: &Board, acc: &mut A) {
     pieces::add(board, acc);
     terms::add(board, acc);
 }

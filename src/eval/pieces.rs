@@ -5,9 +5,9 @@
 //! Evaluation Function"): one set for the midgame and one for the endgame,
 //! blended by a game phase computed from the remaining non-pawn material. Their
 //! values live in `weights.rs`; the packed path folds material and table into
-//! one lookup a piece (`accumulator.rs`).
+//! one lookup a piece (`sink.rs`).
 
-use super::accumulator::Accumulator;
+use super::sink::WeightSink;
 use shakmaty::{Board, Color, Role};
 
 /// Game phase of the full starting material; the phase is clamped here, so
@@ -19,7 +19,7 @@ const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
 /// Reports every piece on the board (material and square) to `acc`.
 #[inline(always)]
-pub fn add<A: Accumulator>(board: &Board, acc: &mut A) {
+pub fn add<A: WeightSink>(board: &Board, acc: &mut A) {
     for color in [Color::White, Color::Black] {
         let ours = board.by_color(color);
         for role in Role::ALL {
@@ -40,8 +40,8 @@ pub fn phase(board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::accumulator::{PackedSum, eg_of, mg_of, role_index};
     use crate::eval::layout::SquareTable;
+    use crate::eval::sink::{PackedSum, eg_of, mg_of, role_index};
     use crate::eval::{TEMPO, score_for_side_to_move, weights as w};
     use crate::score::Score;
     use shakmaty::fen::Fen;

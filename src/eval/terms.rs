@@ -1,12 +1,12 @@
 //! Terms beyond the piece-square tables: mobility, passed pawns, pawn structure,
 //! the bishop pair and rooks on open files, then king safety (`king.rs`) and
 //! threats (`threats.rs`), which use the attacks the mobility loop computes. Each
-//! side's terms are reported to the accumulator as uses of weights (`layout.rs`),
+//! side's terms are reported to the sink as uses of weights (`layout.rs`),
 //! whose values live in `weights.rs`.
 
-use super::accumulator::Accumulator;
 use super::king::{self, ZoneAttacks};
 use super::layout;
+use super::sink::WeightSink;
 use super::threats::{self, Attacks};
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
@@ -66,7 +66,7 @@ pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
 
 /// One side's terms, reported as that side's; returns what the side attacks.
 #[inline(always)]
-fn side<A: Accumulator>(board: &Board, color: Color, acc: &mut A) -> Attacks {
+fn side<A: WeightSink>(board: &Board, color: Color, acc: &mut A) -> Attacks {
     let ours = board.by_color(color);
     let theirs = board.by_color(!color);
     let occupied = board.occupied();
@@ -145,7 +145,7 @@ fn side<A: Accumulator>(board: &Board, color: Color, acc: &mut A) -> Attacks {
 
 /// Reports both sides' terms to `acc`.
 #[inline(always)]
-pub fn add<A: Accumulator>(board: &Board, acc: &mut A) {
+pub fn add<A: WeightSink>(board: &Board, acc: &mut A) {
     let white = side(board, Color::White, acc);
     let black = side(board, Color::Black, acc);
     threats::add(board, Color::White, &white, &black, acc);
@@ -157,7 +157,7 @@ pub fn add<A: Accumulator>(board: &Board, acc: &mut A) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::accumulator::PackedSum;
+    use crate::eval::sink::PackedSum;
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
     /// One side's terms, packed.

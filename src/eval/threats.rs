@@ -2,8 +2,8 @@
 //! and not defended. Static exchange is the search's business (`search/see.rs`);
 //! these terms only tell the evaluation that a position holds a threat.
 
-use super::accumulator::Accumulator;
 use super::layout;
+use super::sink::WeightSink;
 use shakmaty::{Bitboard, Board, Color, Role};
 
 /// The squares one side attacks, by kind of attacker (filled by `terms.rs`).
@@ -32,7 +32,7 @@ const HANGING_VICTIMS: [Role; 5] = [
 
 /// `color`'s threats, given what each side attacks.
 #[inline(always)]
-pub fn add<A: Accumulator>(
+pub fn add<A: WeightSink>(
     board: &Board,
     color: Color,
     ours: &Attacks,
@@ -79,7 +79,7 @@ pub fn add<A: Accumulator>(
 
 /// One use of the weight at `index` for each square of `squares`.
 #[inline(always)]
-fn count<A: Accumulator>(acc: &mut A, color: Color, index: usize, squares: Bitboard) {
+fn count<A: WeightSink>(acc: &mut A, color: Color, index: usize, squares: Bitboard) {
     if squares.any() {
         acc.add(color, index, squares.count() as i32);
     }

@@ -523,7 +523,7 @@ const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!(env!("TABAS_EVALFILE_P
 pub(crate) mod tests {
     use super::*;
     use crate::datagen::rng::Rng;
-    use crate::position::{Board as Position, parse_fen};
+    use crate::position::{Board, parse_fen};
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 
@@ -572,7 +572,7 @@ pub(crate) mod tests {
     /// from the stack the sums a refresh gives: evaluated in a varying order (some
     /// boards only after their children, some never), as the search does.
     fn walk(
-        board: &Position,
+        board: &Board,
         net: &Network,
         stack: &mut AccumulatorStack,
         ply: usize,
@@ -615,13 +615,7 @@ pub(crate) mod tests {
         for pos in crate::position::perft_suite_positions(40) {
             let mut stack = AccumulatorStack::default();
             stack.set_root(net, pos.board());
-            boards += walk(
-                &Position::with_network(pos, Some(net)),
-                net,
-                &mut stack,
-                0,
-                2,
-            );
+            boards += walk(&Board::with_network(pos, Some(net)), net, &mut stack, 0, 2);
         }
         // Castling (both modes), en passant, promotions and captures all occur there.
         assert!(boards > 20_000, "only {boards} boards");
@@ -632,8 +626,8 @@ pub(crate) mod tests {
         let net = random_network(2);
         for p in crate::eval::tests::sample_positions() {
             let m = crate::position::mirrored(&p);
-            let a = Position::with_network(p.clone(), Some(net)).evaluate();
-            let b = Position::with_network(m, Some(net)).evaluate();
+            let a = Board::with_network(p.clone(), Some(net)).evaluate();
+            let b = Board::with_network(m, Some(net)).evaluate();
             assert_eq!(a, b, "{}", Fen::from_position(&p, EnPassantMode::Legal));
         }
     }
@@ -776,7 +770,7 @@ pub(crate) mod tests {
 #[cfg(test)]
 mod round_trip {
     use super::*;
-    use crate::position::Board as Position;
+    use crate::position::Board;
     use crate::train::{QuantNet, Settings, train_on_games};
 
     #[test]
@@ -796,7 +790,7 @@ mod round_trip {
         let mut positions = 0;
         for game in &games {
             for sample in game.samples().unwrap() {
-                let board = Position::with_network(sample.pos.clone(), Some(net));
+                let board = Board::with_network(sample.pos.clone(), Some(net));
                 let ours = board.evaluate();
                 assert_eq!(
                     ours,

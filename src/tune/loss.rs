@@ -63,7 +63,7 @@ pub fn evaluate(set: &Dataset, p: &Position, weights: &[[f64; 2]]) -> f64 {
 
 /// The largest midgame or endgame sum, in absolute value, of any position of `set`
 /// with `weights`. The engine adds both halves packed in one `i32`
-/// (`eval::accumulator`), so each must stay within `i16`.
+/// (`eval::sink`), so each must stay within `i16`.
 pub fn largest_sum(set: &Dataset, weights: &[[f64; 2]]) -> f64 {
     let mut largest: f64 = 0.0;
     for p in &set.positions {

@@ -1,5 +1,5 @@
 //! Where the evaluation's terms go. One generic pass over the board (`pieces.rs`,
-//! `terms.rs`) reports every use of a weight to an [`Accumulator`]:
+//! `terms.rs`) reports every use of a weight to an [`WeightSink`]:
 //!
 //! * [`PackedSum`], the search's path, adds the weight's value at once (midgame and
 //!   endgame packed in one `i32`), so it costs what hand-written sums cost;
@@ -31,7 +31,7 @@ pub const fn eg_of(p: Packed) -> i32 {
 
 /// Receives each use of a weight, for one side at a time: a use by Black counts
 /// against White (every sum is White's minus Black's).
-pub trait Accumulator {
+pub trait WeightSink {
     /// Every piece of `color` and `role` on `squares`: its material and its
     /// square's entry in the piece-square table.
     fn pieces(&mut self, color: Color, role: Role, squares: Bitboard);
@@ -79,11 +79,11 @@ pub const fn role_index(role: Role) -> usize {
     role as usize - 1
 }
 
-/// The search's accumulator: White's packed score.
+/// The search's sink: White's packed score.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PackedSum(pub Packed);
 
-impl Accumulator for PackedSum {
+impl WeightSink for PackedSum {
     #[inline(always)]
     fn pieces(&mut self, color: Color, role: Role, squares: Bitboard) {
         let row = &PIECE_TABLE[color.fold_wb(0, 1)][role_index(role)];
@@ -102,7 +102,7 @@ impl Accumulator for PackedSum {
     }
 }
 
-/// The tuner's accumulator: how often each weight was used, White's uses minus
+/// The tuner's sink: how often each weight was used, White's uses minus
 /// Black's, and the game phase (`eval::MAX_PHASE` = all midgame, 0 = endgame).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
@@ -133,7 +133,7 @@ impl Trace {
     }
 }
 
-impl Accumulator for Trace {
+impl WeightSink for Trace {
     fn pieces(&mut self, color: Color, role: Role, squares: Bitboard) {
         let sign = color.fold_wb(1, -1);
         let r = role_index(role);
