@@ -12,7 +12,7 @@
 //!
 //! The `i`-th FEN comes from `Rng::new(S, i)`: the same seed gives the same FENs.
 
-use crate::datagen::rng::Rng;
+use crate::rng::Rng;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 

@@ -5,7 +5,8 @@
 //! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
 //! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
 //! `train` fits a network (NNUE) to `datagen`'s games and writes the net file the engine loads.
-//! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with `datagen`'s seeded generator.
+//! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng` that `datagen` and the tools share.
+//! `parallel` spreads the tools' work over threads with results independent of their number.
 //! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
 //! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
@@ -22,8 +23,10 @@ mod eval;
 pub mod genfens;
 pub mod lab;
 pub mod nnue;
+mod parallel;
 pub mod perft;
 pub mod position;
+pub(crate) mod rng;
 pub mod score;
 pub mod search;
 mod tablebase;

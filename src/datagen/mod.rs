@@ -12,7 +12,6 @@
 //! same command (the game in progress is lost, nothing else).
 
 pub mod format;
-pub(crate) mod rng;
 pub mod selfplay;
 
 use crate::args::whole;

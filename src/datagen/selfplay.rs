@@ -4,8 +4,8 @@
 //! on the games a `Player` played before: its table and searcher start afresh).
 
 use super::format::{GameRecord, GameResult, Ply};
-use super::rng::Rng;
 use crate::position::Board;
+use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::ordering::pack_move;
 use crate::search::{Control, Limits, SearchConfig, Searcher, ThreadState};

@@ -98,7 +98,7 @@ pub(crate) fn trace(pos: &Chess) -> Trace {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::datagen::rng::Rng;
+    use crate::rng::Rng;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
 
@@ -123,7 +123,7 @@ pub(crate) mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = crate::datagen::rng::playout_move(&mut rng, &moves, 2);
+                let m = crate::rng::playout_move(&mut rng, &moves, 2);
                 p.play_unchecked(m);
                 if ply % KEEP_EVERY == KEEP_EVERY - 1 {
                     out.push(p.clone());

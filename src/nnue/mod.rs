@@ -522,8 +522,8 @@ const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!(env!("TABAS_EVALFILE_P
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::datagen::rng::Rng;
     use crate::position::{Board, parse_fen};
+    use crate::rng::Rng;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 

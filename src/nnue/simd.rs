@@ -121,7 +121,7 @@ pub(super) fn screlu_sum(halves: [&Column; 2], weights: &[Column; 2]) -> i32 {
 mod tests {
     use super::super::{INPUTS, MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT};
     use super::*;
-    use crate::datagen::rng::Rng;
+    use crate::rng::Rng;
     use shakmaty::Role;
 
     /// Whether the AVX2 code can run here; says so on stderr when it cannot.

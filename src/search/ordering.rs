@@ -774,7 +774,7 @@ mod tests {
     /// checks only from some point on.
     #[test]
     fn staged_and_listed_pickers_agree() {
-        let mut rng = crate::datagen::rng::Rng::new(7, 0);
+        let mut rng = crate::rng::Rng::new(7, 0);
         let suite = include_str!("../../perft/perftsuite.epd");
         let mut compared = 0;
         for line in suite.lines().filter(|l| !l.trim().is_empty()) {
@@ -803,7 +803,7 @@ mod tests {
                     history.update(pos.turn(), m, rng.below(4000) as i32 - 2000);
                 }
                 for round in 0..4 {
-                    let pick = |rng: &mut crate::datagen::rng::Rng| -> Option<Move> {
+                    let pick = |rng: &mut crate::rng::Rng| -> Option<Move> {
                         (!pool.is_empty()).then(|| pool[rng.below(pool.len() as u64) as usize])
                     };
                     let killers = [pick(&mut rng), pick(&mut rng)];

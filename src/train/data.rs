@@ -9,10 +9,10 @@
 //! loss look better than the network is.
 
 use crate::datagen::format::{GameRecord, GameResult};
-use crate::datagen::rng::Rng;
 use crate::nnue::{SCALE, feature, feature_from_codes};
+use crate::parallel::in_chunks;
+use crate::rng::Rng;
 use crate::tune::data::is_quiet;
-use crate::tune::in_chunks;
 use shakmaty::{Chess, Color, Position as _};
 
 /// A legal position has at most 32 pieces (16 a side).

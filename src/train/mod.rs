@@ -28,9 +28,9 @@ pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
 
 use crate::args::{real, whole};
 use crate::datagen::format::GameRecord;
-use crate::datagen::rng::Rng;
 use crate::nnue::MAX_OUTPUT_BUCKETS;
-use crate::tune::in_chunks;
+use crate::parallel::in_chunks;
+use crate::rng::Rng;
 use adamw::AdamW;
 use data::{Packed, Split};
 use net::{Gradient, Workspace};
@@ -608,7 +608,7 @@ pub(crate) mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let m = crate::datagen::rng::playout_move(&mut rng, &moves, 3);
+                    let m = crate::rng::playout_move(&mut rng, &moves, 3);
                     let noise = rng.below(41) as i32 - 20;
                     plies.push(Ply {
                         packed_move: pack_move(m),

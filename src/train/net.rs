@@ -12,8 +12,8 @@
 
 use super::data::{MAX_PIECES, Packed, features_of};
 use super::quant::{FEATURES, SCALE};
-use crate::datagen::rng::Rng;
 use crate::nnue::output_bucket;
+use crate::rng::Rng;
 use shakmaty::Chess;
 
 /// Partial sums of a row reduction: the hidden size is a multiple of it.
@@ -343,7 +343,7 @@ pub(crate) mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = crate::datagen::rng::playout_move(&mut rng, &moves, 2);
+                let m = crate::rng::playout_move(&mut rng, &moves, 2);
                 p.play_unchecked(m);
                 if ply % 7 == 6 && out.len() < count {
                     out.push(p.clone());

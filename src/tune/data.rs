@@ -9,10 +9,10 @@
 //! plies past its random opening. A seeded shuffle picks at most the positions
 //! asked for and sets a share of them aside for validation.
 
-use super::in_chunks;
 use crate::datagen::format::{GameRecord, Sample};
-use crate::datagen::rng::Rng;
 use crate::eval::{Trace, trace};
+use crate::parallel::in_chunks;
+use crate::rng::Rng;
 use crate::score::MATE_BOUND;
 use shakmaty::Position as _;
 use std::path::PathBuf;

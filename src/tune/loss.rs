@@ -24,11 +24,11 @@
 //! ```
 //!
 //! Sums run over the same fixed parts of the data whatever the number of threads
-//! (`tune::in_chunks`), so a run is reproducible to the last bit.
+//! (`parallel::in_chunks`), so a run is reproducible to the last bit.
 
 use super::data::{Dataset, Position};
-use super::in_chunks;
 use crate::eval::{MAX_PHASE, TEMPO, layout::COUNT};
+use crate::parallel::in_chunks;
 
 /// One (midgame, endgame) pair per weight of the evaluation, in the flat order of
 /// `eval::layout`.
@@ -181,8 +181,8 @@ pub fn fit_k(set: &Dataset, weights: &[[f64; 2]]) -> f64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::datagen::rng::Rng;
     use crate::eval::Trace;
+    use crate::rng::Rng;
 
     /// A small synthetic data set: random sparse traces (a few dozen weights each,
     /// counts −3..3), random phases, scores and results, from `seed`.

@@ -13,12 +13,12 @@
 //! printed (why: the comment on `wdl::VARIABLE`).
 //!
 //! Given the data, the result does not depend on the number of threads: the work is
-//! cut into the same parts whatever their number (`tune::in_chunks`).
+//! cut into the same parts whatever their number (`parallel::in_chunks`).
 
 use super::{Model, Variable, cubic};
 use crate::args::whole;
 use crate::datagen::format::GameRecord;
-use crate::tune::in_chunks;
+use crate::parallel::in_chunks;
 use shakmaty::Position;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -503,7 +503,7 @@ pub fn run_cli(args: &[String], stdout: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::rng::Rng;
+    use crate::rng::Rng;
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
