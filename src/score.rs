@@ -24,6 +24,11 @@ pub const TB_WIN: Score = MATE_BOUND - 1;
 /// Scores at or beyond this, short of `MATE_BOUND`, are tablebase wins.
 pub const TB_WIN_BOUND: Score = TB_WIN - MAX_PLY as Score;
 
+/// An evaluation (never a proof) kept short of the tablebase and mate scores.
+pub fn clamp_eval(score: Score) -> Score {
+    score.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
+}
+
 /// Score for the side that delivers mate `ply` half-moves from the root.
 pub const fn mate_in(ply: usize) -> Score {
     MATE - ply as Score

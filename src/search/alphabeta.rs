@@ -146,13 +146,22 @@ impl Searcher<'_> {
             }
         }
 
+        // The static evaluation: the network's (stored in the table, so computed once),
+        // plus what the correction histories learned of positions like this one.
+        let (raw_eval, features, correction) = if in_check {
+            (-INFINITY, None, 0)
+        } else {
+            let raw = match entry {
+                Some(e) => e.static_eval,
+                None => self.evaluate(board, ply),
+            };
+            let (features, correction) = self.correction(board, ply);
+            (raw, features, correction)
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            match entry {
-                Some(e) => e.static_eval,
-                None => self.evaluate(board, ply),
-            }
+            score::clamp_eval(raw_eval + correction)
         };
         self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
@@ -359,7 +368,10 @@ impl Searcher<'_> {
                     - hints.is_refuter(m) as i32
                     // History: moves that often cut elsewhere deserve a closer look.
                     - (hints.score(board.turn(), m) / params.lmr_history_divisor)
-                        .clamp(-params.lmr_history_max, params.lmr_history_max);
+                        .clamp(-params.lmr_history_max, params.lmr_history_max)
+                    // A large correction: the static evaluation, and the pruning and
+                    // ordering built on it, are unsure here.
+                    - (correction.abs() >= params.lmr_correction_threshold) as i32;
                 reduction = reduction.clamp(0, depth - 2);
             }
 
@@ -460,12 +472,25 @@ impl Searcher<'_> {
             Entry {
                 packed_move: best_move.map_or(0, pack_move),
                 score: score::to_tt(best_score, ply),
-                static_eval: if in_check { 0 } else { static_eval },
+                static_eval: if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             },
             params.replacement(),
         );
+
+        // Step 12. Correction histories learn the static evaluation's error: where the
+        // result is quiet (no capture or promotion decided it) and its bound says on
+        // which side of the static evaluation the truth lies.
+        if let Some(features) = &features
+            && best_move.is_none_or(is_quiet)
+            && !score::is_decisive(best_score)
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction
+                .update(features, best_score - static_eval, depth, &params);
+        }
         best_score
     }
 

@@ -6,6 +6,7 @@
 //! * `alphabeta.rs`: the negamax node, step by step;
 //! * `quiescence.rs`: captures until the position is quiet;
 //! * `history.rs`: butterfly and continuation histories, counter moves;
+//! * `correction.rs`: correction histories (the static evaluation's learned errors);
 //! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history), stage by stage;
 //! * `movegen.rs`: the moves of one stage (captures and promotions, or quiet moves);
@@ -18,6 +19,7 @@
 
 mod alphabeta;
 mod control;
+mod correction;
 pub(crate) mod history;
 mod movegen;
 mod node;
@@ -36,6 +38,7 @@ use crate::score::{self, INFINITY, MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::time::{Clock, Policy, Progress, TimeManager};
 use crate::tt::TranspositionTable;
+use correction::CorrectionHistory;
 use history::{ContinuationHistory, CounterMoves, History};
 use node::Root;
 use ordering::{Killers, OrderingSwitches};
@@ -101,6 +104,9 @@ switches! {
     iir => "Debug_IIR",
     /// Static exchange: losing captures ordered last, pruned in quiescence and at low depth.
     see => "Debug_SEE",
+    /// Correction histories: the static evaluation corrected by the errors the search
+    /// found in positions with the same pawns, pieces or last moves.
+    correction => "Debug_Correction",
     /// Adaptive time management (off: the fixed share of the first version).
     adaptive_time => "Debug_TimeManager",
 }
@@ -197,6 +203,7 @@ pub struct Searcher<'a> {
     history: Box<History>,
     continuation: ContinuationHistory,
     counters: CounterMoves,
+    correction: Box<CorrectionHistory>,
     reductions: Reductions,
     /// The network's sums along the current path (unused with the hand-written evaluation).
     accumulators: Box<AccumulatorStack>,
@@ -313,6 +320,7 @@ impl<'a> Searcher<'a> {
             history: state.history,
             continuation: state.continuation,
             counters: state.counters,
+            correction: state.correction,
             reductions: {
                 let mut reductions = state.reductions;
                 reductions.update(&config.params);
@@ -368,6 +376,7 @@ impl<'a> Searcher<'a> {
             history: self.history,
             continuation: self.continuation,
             counters: self.counters,
+            correction: self.correction,
             reductions: self.reductions,
             accumulators: self.accumulators,
             keys: self.keys,
@@ -850,6 +859,22 @@ impl<'a> Searcher<'a> {
             back += 2;
         }
         false
+    }
+
+    /// What the correction histories know of the node at `ply` (`board`): its
+    /// features and the correction they add to its static evaluation (none with the
+    /// switch off).
+    fn correction(&self, board: &Board, ply: usize) -> (Option<correction::Features>, Score) {
+        if !self.config.correction {
+            return (None, 0);
+        }
+        let features = correction::Features::new(
+            board.chess().board(),
+            board.turn(),
+            self.stack.earlier_moves(ply),
+        );
+        let value = self.correction.correction(&features, &self.config.params);
+        (Some(features), value)
     }
 
     /// The static evaluation of `board`, the position at `ply` on the current path,

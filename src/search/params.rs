@@ -120,6 +120,19 @@ tunables! {
     /// Internal iterative reduction from this remaining depth on.
     iir_min_depth = 4, 2..=10, step 1;
 
+    /// Correction history (`correction.rs`): what each table's score is worth at full
+    /// scale (centipawns): the pawn structure, the minor pieces and kings, each side's
+    /// non-pawn pieces, the last two moves.
+    corr_pawn_weight = 40, 0..=128, step 6;
+    corr_minor_weight = 32, 0..=128, step 6;
+    corr_non_pawn_weight = 40, 0..=128, step 6;
+    corr_last_moves_weight = 32, 0..=128, step 6;
+    /// An update moves a table's score by (error × depth / this), within a quarter of its range.
+    corr_update_divisor = 8, 2..=32, step 1;
+    /// Late move reductions: one ply less where the correction is at least this large
+    /// (centipawns): the static evaluation is unsure there, so are the cuts it suggests.
+    lmr_correction_threshold = 40, 10..=200, step 8;
+
     /// Replacement in the table: an entry of an older search counts as this many plies shallower per search of age.
     tt_age_weight = 8, 1..=32, step 2;
     /// ...and a non-exact entry of the same position survives a new one this many plies shallower.

@@ -47,6 +47,7 @@ impl Searcher<'_> {
         let original_alpha = alpha;
 
         // Stand pat: the side to move may decline every capture.
+        // The network's evaluation (what the table keeps), and the corrected one.
         let static_eval = if in_check {
             0
         } else {
@@ -58,7 +59,7 @@ impl Searcher<'_> {
         let mut best = if in_check {
             -score::INFINITY
         } else {
-            let stand_pat = static_eval;
+            let stand_pat = score::clamp_eval(static_eval + self.correction(board, ply).1);
             if stand_pat >= beta {
                 return stand_pat;
             }

@@ -4,6 +4,7 @@
 //! table, the network's sums along the path). A thread allocates them once; each `go` clears them in place (`clear`):
 //! the continuation history alone is 2.4 MB, too much to allocate per search.
 
+use super::correction::CorrectionHistory;
 use super::history::{ContinuationHistory, CounterMoves, History};
 use super::ordering::Killers;
 use super::params::{ParamValues, Reductions};
@@ -25,6 +26,7 @@ pub struct ThreadState {
     pub(super) history: Box<History>,
     pub(super) continuation: ContinuationHistory,
     pub(super) counters: CounterMoves,
+    pub(super) correction: Box<CorrectionHistory>,
     /// A function of the `lmr_*` numbers only: not cleared, brought up to date by each
     /// search (`Reductions::update`).
     pub(super) reductions: Reductions,
@@ -47,6 +49,7 @@ impl Default for ThreadState {
             history: Box::default(),
             continuation: ContinuationHistory::default(),
             counters: CounterMoves::default(),
+            correction: Box::default(),
             reductions: Reductions::new(&ParamValues::DEFAULT),
             accumulators: Box::default(),
             keys: Vec::new(),
@@ -67,6 +70,7 @@ impl ThreadState {
         self.history.clear();
         self.continuation.clear();
         self.counters.clear();
+        self.correction.clear();
         self.keys.clear();
         self.pv.as_flattened_mut().fill(None);
         self.root_order.clear();
@@ -91,6 +95,7 @@ mod tests {
             && a.history == b.history
             && a.continuation == b.continuation
             && a.counters == b.counters
+            && a.correction == b.correction
             && a.reductions == b.reductions
             && a.keys == b.keys
             && a.pv == b.pv
