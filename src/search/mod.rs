@@ -1,10 +1,15 @@
 //! The search: iterative deepening over a fail-soft negamax alpha-beta (PVS) search.
 //!
-//! * `mod.rs` (here): limits, switches, iterative deepening
-//!   with aspiration windows, and reporting;
+//! * `mod.rs` (here): what a search is asked (`Limits`), the developer switches, what
+//!   it reports and answers, and the `Searcher` itself: one thread's search state,
+//!   its constructors, and the small steps every node takes (counting the node and
+//!   watching the clock, evaluating, entering a child, keeping the PV);
+//! * `iterate.rs`: iterative deepening with aspiration windows, reporting, and when to
+//!   stop (the clock, nodes, a mate found);
 //! * `control.rs`: the stop flag and the ponder state, shared with the UCI thread;
 //! * `alphabeta.rs`: the negamax node, step by step;
 //! * `quiescence.rs`: captures until the position is quiet;
+//! * `repetition.rs`: repetitions in the tree and in the game;
 //! * `history.rs`: butterfly and continuation histories, counter moves;
 //! * `correction.rs`: correction histories (the static evaluation's learned errors);
 //! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
@@ -13,7 +18,8 @@
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `state.rs`: what a thread keeps between searches (tables, cleared in place);
-//! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV);
+//! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV), and the
+//!   root's side of the search (its move list, the tablebases' ranking);
 //! * `threads.rs`: Lazy SMP: the search threads and what they share;
 //! * `params.rs`: every tuneable number.
 
@@ -21,11 +27,13 @@ mod alphabeta;
 mod control;
 mod correction;
 pub(crate) mod history;
+mod iterate;
 mod movegen;
 mod node;
 pub(crate) mod ordering;
 pub mod params;
 mod quiescence;
+mod repetition;
 mod root;
 pub(crate) mod see;
 mod stack;
@@ -34,13 +42,12 @@ pub mod threads;
 
 use crate::nnue::AccumulatorStack;
 use crate::position::Board;
-use crate::score::{self, INFINITY, MAX_PLY, Score};
+use crate::score::{MAX_PLY, Score};
 use crate::tablebase::Tablebases;
-use crate::time::{Clock, Policy, Progress, TimeManager};
+use crate::time::{Clock, Policy, TimeManager};
 use crate::tt::TranspositionTable;
 use correction::CorrectionHistory;
 use history::{ContinuationHistory, CounterMoves, History};
-use node::Root;
 use ordering::{Killers, OrderingSwitches};
 use params::*;
 use root::RootMoves;
@@ -349,20 +356,6 @@ impl<'a> Searcher<'a> {
         self.announce = Some(announce);
     }
 
-    /// At the root, before `m` is searched as the `number`-th move of this line.
-    pub(super) fn starting_root_move(&self, m: Move, number: usize, depth: i32) {
-        if let Some(announce) = self.announce
-            && self.id == 0
-            && self.control.elapsed() >= CURRENT_MOVE_AFTER
-        {
-            announce(CurrentMove {
-                depth,
-                mv: m,
-                number,
-            });
-        }
-    }
-
     /// Probes `tablebases` at the root and in the tree.
     pub fn use_tablebases(&mut self, tablebases: &'a Tablebases) {
         self.tablebases = Some(tablebases);
@@ -406,405 +399,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Searches `root` (reached after the positions whose keys are `game_keys`) and
-    /// reports each iteration through `report` (only the main thread reports).
-    pub fn search(
-        &mut self,
-        root: &Board,
-        game_keys: &[u64],
-        report: &mut dyn FnMut(&Report),
-    ) -> SearchResult {
-        self.keys.clear();
-        self.keys.extend_from_slice(game_keys);
-        if self.group.is_none() {
-            // A group's table starts its new search once, before the threads start.
-            self.tt.new_search();
-        }
-        let legal = root.chess().legal_moves();
-        let searchmoves = &self.limits.searchmoves;
-        self.root_order.clear();
-        self.root_order.extend(
-            legal
-                .iter()
-                .filter(|m| searchmoves.is_empty() || searchmoves.contains(m)),
-        );
-        if self.root_order.is_empty() {
-            // `searchmoves` with no legal move in it: search everything rather than nothing.
-            self.root_order.extend_from_slice(&legal);
-        }
-        if let Some(network) = root.network() {
-            self.accumulators.set_root(network, root.chess().board());
-        }
-        self.probe_tablebases_at_root(root, game_keys);
-        self.root_moves.reset(self.root_order.iter().copied());
-        let mut result = SearchResult {
-            best: self.root_order.first().copied(),
-            ponder: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-        };
-        if self.root_order.is_empty() {
-            result.score = if root.in_check() {
-                score::mated_in(0)
-            } else {
-                score::DRAW
-            };
-            // No move to show, but the result: `info depth 0 score mate 0` (checkmate)
-            // or `score cp 0` (stalemate) before `bestmove (none)`, as Stockfish.
-            self.report(0, 0, result.score, ScoreBound::Exact, report);
-            return result;
-        }
-        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
-        self.several_lines = lines > 1;
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH.min(MAX_PLY as i32 - 1));
-        // Completed iterations' scores, and how long the best move has stayed the same.
-        let mut scores: Vec<Score> = Vec::new();
-        let mut stable_iterations = 0;
-        // The iteration that the best move's line comes from.
-        let mut line_depth = 0;
-        // How the last completed iteration went (for the clock), and its first line's move.
-        let mut last_progress: Option<Progress> = None;
-        let mut previous_first_move = None;
-        for depth in 1..=max_depth {
-            if threads::helper_skips(self.id, depth, game_keys.len() as u32) {
-                continue;
-            }
-            self.seldepth = 0;
-            self.root_moves.start_iteration();
-            let nodes_before = self.nodes;
-            // Nodes of the first line's search: the best move's share of them says how
-            // settled the search is, however many lines follow.
-            let mut first_line_nodes = 0;
-            // The first line's best move, its score and nodes: what the clock judges the
-            // iteration by (with MultiPV, the exact scores of close lines reorder them
-            // often, which is no reason to think longer).
-            let mut first_line = None;
-            for pv_index in 0..lines {
-                self.pv_index = pv_index;
-                self.aspiration(root, depth, lines, report);
-                if pv_index == 0 {
-                    first_line_nodes = self.nodes - nodes_before;
-                    first_line = self.root_moves.get(0).map(|r| (r.mv, r.score, r.nodes));
-                }
-                if self.stopped {
-                    break;
-                }
-                // MultiPV does not stretch a timed move: past the time the last completed
-                // iteration allowed, the iteration ends with the lines it has (the first,
-                // the move played, is complete), even in the middle of a line.
-                if pv_index + 1 < lines
-                    && let Some(progress) = &last_progress
-                    && let Some(soft) = self.soft_time(progress)
-                {
-                    if self.control.elapsed() >= soft {
-                        self.stopped = true;
-                        break;
-                    }
-                    self.extra_lines_until = Some(soft);
-                }
-            }
-            self.extra_lines_until = None;
-            self.pv_index = 0;
-            if lines > 1 && !self.stopped {
-                self.root_moves.rank_lines(lines);
-                self.report_lines(depth, lines, report);
-            }
-            // The root takes only moves whose search completed, so even an interrupted
-            // iteration's line is a fully searched one, at least as good as the last.
-            let best = self.root_moves.get(0).expect("a root move");
-            if !best.pv.is_empty() {
-                result.best = Some(best.mv);
-                result.ponder = best.pv.get(1).copied();
-                // (A move not searched again in an interrupted iteration keeps the
-                // line and score of the last one.)
-                if best.score > -INFINITY {
-                    line_depth = depth;
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            let score = best.score;
-            result.score = self.tablebase_score(score).unwrap_or(score);
-            result.depth = depth;
-            self.first_iteration_done = true;
-            let (first_move, first_score, best_nodes) =
-                first_line.unwrap_or((best.mv, score, best.nodes));
-            scores.push(first_score);
-            if depth > 1 && Some(first_move) == previous_first_move {
-                stable_iterations += 1;
-            } else {
-                stable_iterations = 0;
-            }
-            previous_first_move = Some(first_move);
-            if self.root_moves.len() == 1
-                && let Some(time) = &mut self.time
-            {
-                // One legal move: answer now (also right after a `ponderhit`).
-                time.answer_now();
-            }
-            let progress = Progress {
-                stable_iterations,
-                score_drop: score_drop(&scores),
-                best_move_effort: if first_line_nodes > 0 {
-                    best_nodes as f64 / first_line_nodes as f64
-                } else {
-                    0.0
-                },
-            };
-            if self.iteration_limit_reached(score, &progress) {
-                break;
-            }
-            last_progress = Some(progress);
-        }
-        self.show_the_move_played(result.best, line_depth, report);
-        if result.ponder.is_none()
-            && let Some(best) = result.best
-        {
-            result.ponder = self.ponder_from_table(root, best);
-        }
-        result.nodes = self.total_nodes();
-        result
-    }
-
-    /// A line one move long has no move to ponder on: the table's move for the
-    /// position after `best`, if it holds one and it is legal there (the slot may
-    /// hold another position's entry). Reads the table only: the search is unchanged.
-    fn ponder_from_table(&self, root: &Board, best: Move) -> Option<Move> {
-        let child = root.play(best);
-        let entry = self.tt.probe(child.key())?;
-        ordering::unpack_move(child.chess(), entry.packed_move)
-    }
-
-    /// The move played is the move shown: if the last line 1 reported was not the
-    /// exact line of `best` (an interrupted iteration found a better move, or its last
-    /// report was an aspiration bound), reports `best`'s line now, before the answer.
-    fn show_the_move_played(
-        &mut self,
-        best: Option<Move>,
-        depth: i32,
-        report: &mut dyn FnMut(&Report),
-    ) {
-        let Some(best) = best else { return };
-        if self.id != 0 || self.shown == Some((best, ScoreBound::Exact)) {
-            return;
-        }
-        let Some(line) = self
-            .root_moves
-            .get(0)
-            .filter(|r| r.mv == best && !r.pv.is_empty())
-        else {
-            return;
-        };
-        let score = if line.score > -INFINITY {
-            line.score
-        } else {
-            line.previous_score
-        };
-        self.report(depth.max(1), 0, score, ScoreBound::Exact, report);
-    }
-
-    /// One search of the root for the line `pv_index`, with a window around the line's
-    /// last score that widens until the score falls inside it. With one line, each
-    /// result is reported (bounds too); with several, the caller reports them all.
-    fn aspiration(
-        &mut self,
-        root: &Board,
-        depth: i32,
-        lines: usize,
-        report: &mut dyn FnMut(&Report),
-    ) {
-        let params = self.config.params;
-        let previous = self
-            .root_moves
-            .get(self.pv_index)
-            .map_or(0, |r| r.previous_score);
-        let use_window = self.config.aspiration
-            && depth >= params.aspiration_min_depth
-            && !score::is_decisive(previous);
-        let mut delta = params.aspiration_delta;
-        let (mut alpha, mut beta) = if use_window {
-            (
-                (previous - delta).max(-INFINITY),
-                (previous + delta).min(INFINITY),
-            )
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            self.root_moves.start_search(self.pv_index);
-            let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
-            // Also after a stop: the moves whose search completed count.
-            self.root_moves.rank_from(self.pv_index);
-            if self.stopped {
-                return;
-            }
-            let bound = if score <= alpha {
-                ScoreBound::Upper
-            } else if score >= beta {
-                ScoreBound::Lower
-            } else {
-                ScoreBound::Exact
-            };
-            if lines == 1 {
-                self.report(depth, 0, score, bound, report);
-            }
-            match bound {
-                ScoreBound::Exact => return,
-                ScoreBound::Upper => {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INFINITY);
-                }
-                ScoreBound::Lower => {
-                    beta = (score + delta).min(INFINITY);
-                }
-            }
-            delta += delta * params.aspiration_widening / 100;
-            if score::is_decisive(score) || delta > params.aspiration_give_up {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
-    /// Reports the line ranked `rank` (0 = best) with `score`.
-    fn report(
-        &mut self,
-        depth: i32,
-        rank: usize,
-        score: Score,
-        bound: ScoreBound,
-        report: &mut dyn FnMut(&Report),
-    ) {
-        if self.id != 0 {
-            return;
-        }
-        let pv = self
-            .root_moves
-            .get(rank)
-            .map_or_else(Vec::new, |r| r.pv.clone());
-        let (score, bound) = match self.tablebase_score(score) {
-            Some(tb) => (tb, ScoreBound::Exact),
-            None => (score, bound),
-        };
-        if rank == 0 {
-            self.shown = pv.first().map(|&m| (m, bound));
-        }
-        report(&Report {
-            multipv: rank + 1,
-            depth,
-            seldepth: self.seldepth,
-            score,
-            bound,
-            tbhits: self.tablebases.map_or(0, |t| t.hits()),
-            nodes: self.total_nodes(),
-            time: self.control.elapsed(),
-            hashfull: self.tt.hashfull(),
-            pv,
-        });
-    }
-
-    /// After a MultiPV iteration: every line, best first.
-    fn report_lines(&mut self, depth: i32, lines: usize, report: &mut dyn FnMut(&Report)) {
-        for rank in 0..lines {
-            let score = self.root_moves.get(rank).map_or(0, |r| r.score);
-            self.report(depth, rank, score, ScoreBound::Exact, report);
-        }
-    }
-
-    /// Before the first iteration: where the root is in the tables, only the moves
-    /// that keep its best result stay (see `tablebase.rs` for the rules).
-    fn probe_tablebases_at_root(&mut self, root: &Board, game_keys: &[u64]) {
-        self.root_tb_score = None;
-        self.probe_in_tree = false;
-        let Some(tablebases) = self.tablebases else {
-            return;
-        };
-        self.probe_in_tree = tablebases.cardinality() > 0;
-        let repeated = repeated_since_zeroing(root, game_keys);
-        let Some(probe) = tablebases.probe_root(root.chess(), &self.root_order, repeated) else {
-            return;
-        };
-        let kept = probe.kept();
-        self.root_order.retain(|m| kept.iter().any(|k| k.mv == *m));
-        self.root_tb_score = Some(kept[0].score);
-        let won = matches!(kept[0].wdl, crate::tablebase::Wdl::Win);
-        self.probe_in_tree = !probe.by_dtz && won;
-    }
-
-    /// The score to report instead of the search's `score`: the tables' result for the
-    /// root, which they know better than the search, unless the search proved a mate.
-    fn tablebase_score(&self, score: Score) -> Option<Score> {
-        self.root_tb_score.filter(|_| !score::is_mate(score))
-    }
-
-    /// At the root: `nodes` were spent below `m`.
-    pub(super) fn book_root_nodes(&mut self, m: Move, nodes: u64) {
-        if let Some(record) = self.root_moves.find_mut(m) {
-            record.nodes += nodes;
-        }
-    }
-
-    /// At the root, `m` raised alpha to `score`: it is the line's move for now, with
-    /// the line just found (`update_pv` has put it in row 0).
-    pub(super) fn root_line_found(&mut self, m: Move, score: Score) {
-        if let Some(record) = self.root_moves.find_mut(m) {
-            record.score = score;
-            record.pv.clear();
-            record
-                .pv
-                .extend(self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m));
-        }
-    }
-
-    /// The root's moves for the current line: all but those of the lines before it.
-    pub(super) fn root_move_list(&self) -> shakmaty::MoveList {
-        self.root_order
-            .iter()
-            .copied()
-            .filter(|&m| !self.root_moves.is_ranked_before(m, self.pv_index))
-            .collect()
-    }
-
-    /// After a completed iteration: is there a reason not to start the next one?
-    fn iteration_limit_reached(&self, score: Score, progress: &Progress) -> bool {
-        if self.id != 0 {
-            return false; // a helper searches until the main thread ends the search
-        }
-        if let Some(mate) = self.limits.mate
-            && score > 0
-            && score::is_mate(score)
-            && score::mate_moves(score) <= mate as i32
-        {
-            return true;
-        }
-        if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
-            return true;
-        }
-        self.soft_time(progress)
-            .is_some_and(|soft| self.control.elapsed() >= soft)
-    }
-
-    /// When the main thread's clock says to start nothing more, after an iteration
-    /// that went as `progress` says (none in an infinite search or while pondering).
-    fn soft_time(&self, progress: &Progress) -> Option<Duration> {
-        if self.id != 0 || self.limits.infinite || self.control.is_pondering() {
-            return None;
-        }
-        self.time.map(|t| {
-            if self.several_lines {
-                t.soft_for_several_lines(progress.score_drop)
-            } else {
-                t.soft(progress)
-            }
-        })
-    }
-
     /// Counts a node, reads the stop flag (a `stop` must end the search at once) and,
     /// every `CHECK_EVERY_NODES`, the clock and the other threads.
     #[inline]
@@ -844,21 +438,6 @@ impl<'a> Searcher<'a> {
                 self.stopped = true;
             }
         }
-    }
-
-    /// True when the current node's position occurred before, within the reversible
-    /// moves (twofold repetition counts as a draw, in the tree and against the game).
-    fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
-        let n = self.keys.len();
-        let reach = (halfmoves as usize).min(n);
-        let mut back = 2;
-        while back <= reach {
-            if self.keys[n - back] == key {
-                return true;
-            }
-            back += 2;
-        }
-        false
     }
 
     /// What the correction histories know of the node at `ply` (`board`): its
@@ -907,26 +486,5 @@ impl<'a> Searcher<'a> {
             self.pv[ply][i + 1] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len + 1;
-    }
-}
-
-/// Whether a position has occurred twice since the last capture or pawn move, in the
-/// game that led to `root` (`game_keys`: the keys before it).
-fn repeated_since_zeroing(root: &Board, game_keys: &[u64]) -> bool {
-    let reach = (root.halfmoves() as usize).min(game_keys.len());
-    let mut seen: Vec<u64> = game_keys[game_keys.len() - reach..].to_vec();
-    seen.push(root.key());
-    seen.sort_unstable();
-    seen.windows(2).any(|w| w[0] == w[1])
-}
-
-/// How much the score fell over the last iterations (compared with two iterations
-/// back, so that odd and even depths are compared with their own kind).
-fn score_drop(scores: &[Score]) -> i32 {
-    match scores {
-        [.., before, _, now] if !score::is_decisive(*before) && !score::is_decisive(*now) => {
-            before - now
-        }
-        _ => 0,
     }
 }

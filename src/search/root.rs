@@ -3,7 +3,10 @@
 //! the root the moves that scored are sorted up (a stable sort, so the moves that only
 //! failed low keep the order of the last ranking). Line `k` of MultiPV is entry `k`.
 
-use crate::score::{INFINITY, Score};
+use super::repetition::repeated_since_zeroing;
+use super::{CURRENT_MOVE_AFTER, CurrentMove, Searcher};
+use crate::position::Board;
+use crate::score::{self, INFINITY, Score};
 use shakmaty::Move;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +130,78 @@ impl RootMoves {
     pub fn rank_lines(&mut self, n: usize) {
         let n = n.min(self.moves.len());
         self.moves[..n].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+}
+
+/// The root's side of the search: its move list, its records, and the tablebases'
+/// ranking before the first iteration.
+impl Searcher<'_> {
+    /// At the root, before `m` is searched as the `number`-th move of this line.
+    pub(super) fn starting_root_move(&self, m: Move, number: usize, depth: i32) {
+        if let Some(announce) = self.announce
+            && self.id == 0
+            && self.control.elapsed() >= CURRENT_MOVE_AFTER
+        {
+            announce(CurrentMove {
+                depth,
+                mv: m,
+                number,
+            });
+        }
+    }
+
+    /// Before the first iteration: where the root is in the tables, only the moves
+    /// that keep its best result stay (see `tablebase.rs` for the rules).
+    pub(super) fn probe_tablebases_at_root(&mut self, root: &Board, game_keys: &[u64]) {
+        self.root_tb_score = None;
+        self.probe_in_tree = false;
+        let Some(tablebases) = self.tablebases else {
+            return;
+        };
+        self.probe_in_tree = tablebases.cardinality() > 0;
+        let repeated = repeated_since_zeroing(root, game_keys);
+        let Some(probe) = tablebases.probe_root(root.chess(), &self.root_order, repeated) else {
+            return;
+        };
+        let kept = probe.kept();
+        self.root_order.retain(|m| kept.iter().any(|k| k.mv == *m));
+        self.root_tb_score = Some(kept[0].score);
+        let won = matches!(kept[0].wdl, crate::tablebase::Wdl::Win);
+        self.probe_in_tree = !probe.by_dtz && won;
+    }
+
+    /// The score to report instead of the search's `score`: the tables' result for the
+    /// root, which they know better than the search, unless the search proved a mate.
+    pub(super) fn tablebase_score(&self, score: Score) -> Option<Score> {
+        self.root_tb_score.filter(|_| !score::is_mate(score))
+    }
+
+    /// At the root: `nodes` were spent below `m`.
+    pub(super) fn book_root_nodes(&mut self, m: Move, nodes: u64) {
+        if let Some(record) = self.root_moves.find_mut(m) {
+            record.nodes += nodes;
+        }
+    }
+
+    /// At the root, `m` raised alpha to `score`: it is the line's move for now, with
+    /// the line just found (`update_pv` has put it in row 0).
+    pub(super) fn root_line_found(&mut self, m: Move, score: Score) {
+        if let Some(record) = self.root_moves.find_mut(m) {
+            record.score = score;
+            record.pv.clear();
+            record
+                .pv
+                .extend(self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m));
+        }
+    }
+
+    /// The root's moves for the current line: all but those of the lines before it.
+    pub(super) fn root_move_list(&self) -> shakmaty::MoveList {
+        self.root_order
+            .iter()
+            .copied()
+            .filter(|&m| !self.root_moves.is_ranked_before(m, self.pv_index))
+            .collect()
     }
 }
 
