@@ -68,18 +68,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("perft") => perft(&args[1..]),
-        Some("lab") => tabas::lab::run_cli(&args[1..]),
+        Some("lab") => tabas::tools::lab::run_cli(&args[1..]),
         Some(tool @ ("datagen" | "tune" | "train" | "wdl-fit"))
             if args.get(1).is_some_and(|a| a == "--help" || a == "-h") =>
         {
             send(tool_usage(tool));
             ExitCode::SUCCESS
         }
-        Some("datagen") => tabas::datagen::run_cli(&args[1..]),
-        Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
-        Some("train") => tabas::train::run_cli(&args[1..], &mut |line| send(line)),
-        Some("wdl-fit") => tabas::wdl::fit::run_cli(&args[1..], &mut |line| send(line)),
-        Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
+        Some("datagen") => tabas::tools::datagen::run_cli(&args[1..]),
+        Some("tune") => tabas::tools::tune::run_cli(&args[1..], &mut |line| send(line)),
+        Some("train") => tabas::tools::train::run_cli(&args[1..], &mut |line| send(line)),
+        Some("wdl-fit") => tabas::tools::wdl_fit::run_cli(&args[1..], &mut |line| send(line)),
+        Some("dataset") => {
+            tabas::tools::datagen::run_dataset_cli(&args[1..], &mut |line| send(line))
+        }
         Some("params") => {
             // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.
             for t in tabas::search::params::TUNABLES {
@@ -147,10 +149,10 @@ fn perft(args: &[String]) -> ExitCode {
 /// The usage of a tool, for `tabas <tool> --help`.
 fn tool_usage(tool: &str) -> &'static str {
     match tool {
-        "datagen" => tabas::datagen::USAGE,
-        "tune" => tabas::tune::USAGE,
-        "train" => tabas::train::USAGE,
-        _ => tabas::wdl::fit::USAGE,
+        "datagen" => tabas::tools::datagen::USAGE,
+        "tune" => tabas::tools::tune::USAGE,
+        "train" => tabas::tools::train::USAGE,
+        _ => tabas::tools::wdl_fit::USAGE,
     }
 }
 

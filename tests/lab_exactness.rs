@@ -9,8 +9,8 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
-use tabas::lab::variants::{self, Variant};
 use tabas::position::Board;
+use tabas::tools::lab::variants::{self, Variant};
 
 /// Change it to explore other walks; a failure message repeats it.
 const SEED: u64 = 0x7ab0_5a1f_ab1e_2024;

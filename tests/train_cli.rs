@@ -7,7 +7,7 @@ mod common;
 use common::tools::{path, stderr};
 use std::path::PathBuf;
 use std::process::Output;
-use tabas::train::QuantNet;
+use tabas::tools::train::QuantNet;
 
 fn train(args: &[&str]) -> Output {
     common::tools::tool("train", args)

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use tabas::datagen::selfplay::Settings;
+use tabas::tools::datagen::selfplay::Settings;
 
 /// `tabas ARGS…`, run to its end.
 pub fn tabas(args: &[&str]) -> Output {
@@ -37,7 +37,7 @@ pub fn path(p: &Path) -> &str {
 
 /// `games` short self-play games (200 nodes a move, 1000 at most) written to `dir`.
 pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
-    let options = tabas::datagen::Options {
+    let options = tabas::tools::datagen::Options {
         out: dir.to_path_buf(),
         games,
         threads,
@@ -48,7 +48,7 @@ pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
             chess960: false,
         },
     };
-    tabas::datagen::generate(&options, "test", "test", false).expect("self-play games");
+    tabas::tools::datagen::generate(&options, "test", "test", false).expect("self-play games");
 }
 
 /// `tabas TOOL` refuses each of `cases` (arguments, what stderr must say) with exit
