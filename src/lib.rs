@@ -9,11 +9,11 @@
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.
 //!
-//! The offline tools sit apart in `tools`, above the engine: they use it, it never uses
-//! them. `datagen` plays the self-play games that `tune` (the evaluation's weights,
-//! through `eval`'s traces), `train` (the network) and `wdl_fit` (the `wdl` model) fit;
-//! `lab` (the alpha-beta laboratory) has its own small searches, side by side. See
-//! `src/tools/mod.rs`.
+//! The offline tools sit apart in `tools` (cargo feature `tools`, on by default), above
+//! the engine: they use it, it never uses them. `datagen` plays the self-play games
+//! that `tune` (the evaluation's weights, through `eval`'s traces), `train` (the
+//! network) and `wdl_fit` (the `wdl` model) fit; `lab` (the alpha-beta laboratory) has
+//! its own small searches, side by side. See `src/tools/mod.rs`.
 
 // Public: what `main.rs` and `tests/` use (and `search`, the tools). The rest is
 // private, so that the compiler reports what nothing uses.
@@ -32,6 +32,7 @@ pub mod search;
 mod tablebase;
 mod text;
 mod time;
+#[cfg(feature = "tools")]
 pub mod tools;
 mod tt;
 pub mod uci;

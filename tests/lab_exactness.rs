@@ -6,6 +6,10 @@
 //! is searched to depths 1..=3 by every variant (every `DEEP_EVERY`-th to depth 4),
 //! and each exact variant's value at each depth must equal minimax's. A failure
 //! names the seed, the walk number, the FEN, the variant and the depth.
+//!
+//! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
+
+#![cfg(feature = "tools")]
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};

@@ -1,5 +1,7 @@
 //! The offline tools: programs that make and study what the engine is built from,
-//! not part of the engine that plays. Each is one subcommand of `tabas`:
+//! not part of the engine that plays. They are compiled with the cargo feature
+//! `tools` (on by default); `make`, OpenBench's build, leaves them out. Each is one
+//! subcommand of `tabas`:
 //!
 //! * `datagen/`: `tabas datagen`, self-play games from the engine's own search, and
 //!   `tabas dataset`, what a data folder holds (its file format is in `format.rs`);
