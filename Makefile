@@ -1,4 +1,8 @@
-# For OpenBench: `make EXE=name` builds the engine as `name`.
+# For OpenBench: `make EXE=name` builds the engine as `name`. Every build here is the
+# engine alone, without the offline tools (cargo feature `tools`, on in a plain
+# `cargo build`: src/tools/): `--no-default-features`, the same search and the same
+# `bench`, less to compile. `tabas datagen` and the other tools then say that they are
+# not built in; `cargo build --release` builds them.
 # `make EVALFILE=path` builds it with the network file `path` inside instead of
 # src/nnue/default.nnue (build.rs, TABAS_EVALFILE): first the default engine is built
 # and asked to load the file, so a file it cannot load stops the build with its reason;
@@ -15,7 +19,7 @@ EVALFILE ?=
 TUNE ?= 0
 TARGET_DIR := $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
 BUILD_DIR := $(if $(filter 1,$(TUNE)),$(TARGET_DIR)/tuning,$(TARGET_DIR))
-FEATURES := $(if $(filter 1,$(TUNE)),--features tuning,)
+FEATURES := --no-default-features $(if $(filter 1,$(TUNE)),--features tuning,)
 NET := $(if $(strip $(EVALFILE)),$(abspath $(EVALFILE)),)
 # The network for cargo, and where a build with it lands.
 NET_ENV := $(if $(NET),TABAS_EVALFILE="$(NET)",)
@@ -30,7 +34,7 @@ all: evalfile
 # target directory keeps the two builds from rebuilding each other.
 native: evalfile
 	$(NET_ENV) RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$(TARGET_DIR)/native$(NET_DIR)" \
-	  cargo build --release
+	  cargo build --release $(FEATURES)
 	cp "$(TARGET_DIR)/native$(NET_DIR)/release/tabas" "$(EXE)-native"
 
 # Release binaries for each x86-64 microarchitecture level: `make levels` writes
@@ -44,7 +48,7 @@ LEVELS := x86-64 x86-64-v2 x86-64-v3 x86-64-v4
 levels: evalfile
 	@for level in $(LEVELS); do \
 	  $(NET_ENV) RUSTFLAGS="-C target-cpu=$$level" CARGO_TARGET_DIR="$(TARGET_DIR)/$$level$(NET_DIR)" \
-	    cargo build --release || exit 1; \
+	    cargo build --release $(FEATURES) || exit 1; \
 	  cp "$(TARGET_DIR)/$$level$(NET_DIR)/release/tabas" "$(EXE)-$$level" || exit 1; \
 	done
 

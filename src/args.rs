@@ -1,5 +1,6 @@
-//! Command-line arguments of the tools (`tabas datagen`, `tabas tune`): a flag's
-//! value, read as a number within its range, or an error that says what was wanted.
+//! Command-line arguments of `genfens` and of the tools (`tabas datagen`, `tabas tune`):
+//! a flag's value, read as a number within its range, or an error that says what was
+//! wanted.
 
 use std::fmt::Display;
 use std::ops::RangeInclusive;
@@ -14,6 +15,10 @@ where
 }
 
 /// The value `text` of `flag` as a real number within `range`.
+#[cfg_attr(
+    not(feature = "tools"),
+    allow(dead_code, reason = "only the tools (src/tools/) read real numbers")
+)]
 pub fn real(flag: &str, text: &str, range: RangeInclusive<f64>) -> Result<f64, String> {
     within(flag, text, range, "a number")
 }

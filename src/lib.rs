@@ -1,29 +1,29 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
-//! Layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` / `lab` / `datagen` / `tune` / `train` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
-//! `wdl` (score → win/draw/loss chances, for `uci`) is fitted to `datagen`'s games by its `wdl::fit`.
-//! `tune` fits the evaluation's weights to `datagen`'s games, through `eval`'s traces.
-//! `train` fits a network (NNUE) to `datagen`'s games and writes the net file the engine loads.
-//! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng` that `datagen` and the tools share.
-//! `parallel` spreads the tools' work over threads with results independent of their number.
+//! The engine's layers, top to bottom (no arrow runs back up):
+//! `main` → `uci` → `engine` / `bench` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
+//! `wdl` (score → win/draw/loss chances, for `uci`) holds the model that `tabas wdl-fit` fits.
+//! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng`, which the tools share.
+//! `args` reads the numbers of command lines (`genfens`, the tools).
 //! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
-//! `lab` (the alpha-beta laboratory) has its own small searches, side by side.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
 //! Syzygy tablebase probing from `shakmaty-syzygy`.
+//!
+//! The offline tools sit apart in `tools` (cargo feature `tools`, on by default), above
+//! the engine: they use it, it never uses them. `datagen` plays the self-play games
+//! that `tune` (the evaluation's weights, through `eval`'s traces), `train` (the
+//! network) and `wdl_fit` (the `wdl` model) fit; `lab` (the alpha-beta laboratory) has
+//! its own small searches, side by side. See `src/tools/mod.rs`.
 
-// Public: what `main.rs` and `tests/` use (and `search`, `lab`). The rest is
+// Public: what `main.rs` and `tests/` use (and `search`, the tools). The rest is
 // private, so that the compiler reports what nothing uses.
 mod args;
 pub mod bench;
 pub mod cpu;
-pub mod datagen;
 mod engine;
 mod eval;
 pub mod genfens;
-pub mod lab;
 pub mod nnue;
-mod parallel;
 pub mod perft;
 pub mod position;
 pub(crate) mod rng;
@@ -32,9 +32,9 @@ pub mod search;
 mod tablebase;
 mod text;
 mod time;
-pub mod train;
+#[cfg(feature = "tools")]
+pub mod tools;
 mod tt;
-pub mod tune;
 pub mod uci;
 pub mod wdl;
 

@@ -1,9 +1,13 @@
-//! `tabas`: the UCI engine (no arguments), or one of the tools
-//! `tabas bench [depth]`, `tabas perft <depth> [fen]`, `tabas lab …`,
-//! `tabas datagen …`, `tabas dataset …`, `tabas tune …`, `tabas train …` and
-//! `tabas wdl-fit …`; or, with other arguments, each argument one UCI command line
-//! (`tabas "genfens 10 seed 1 book None" quit`, `tabas "go perft 5" quit`: see
-//! `uci::run_lines`).
+//! `tabas`: the UCI engine (no arguments), `tabas bench [depth]`,
+//! `tabas perft <depth> [fen]` or `tabas params`; or, with other arguments, each
+//! argument one UCI command line (`tabas "genfens 10 seed 1 book None" quit`,
+//! `tabas "go perft 5" quit`: see `uci::run_lines`).
+//!
+//! With the cargo feature `tools` (the default build), also the offline tools of
+//! `src/tools/`: `tabas datagen …`, `tabas dataset …`, `tabas tune …`,
+//! `tabas train …`, `tabas wdl-fit …` and `tabas lab …`. An engine built without
+//! them (`make`, OpenBench's build) says so for each of these words and exits with
+//! status 2.
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -19,6 +23,8 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
        tabas --help | --version   this text | tabas <version>
        tabas bench [depth]        fixed-depth benchmark, ends with '<N> nodes <M> nps'
        tabas perft <depth> [fen]  move-generation count per root move
+       tabas params               the search's tunables as SPSA input (OpenBench format)
+tools (default build, cargo feature `tools`; `make` builds the engine without them):
        tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--seed S] [--frc]
                                   self-play games for training (tabas datagen --help)
        tabas dataset DIR [--dump N]
@@ -31,12 +37,15 @@ const USAGE: &str = "usage: tabas                      UCI engine on stdin/stdou
                                   trains the network (NNUE) on datagen games (tabas train --help)
        tabas wdl-fit --data DIR [--data DIR ...] [--threads T]
                                   fits UCI_ShowWDL's model to datagen games (tabas wdl-fit --help)
-       tabas params               the search's tunables as SPSA input (OpenBench format)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
                                   what each part of the search prunes (tabas lab --help)";
 
 /// Exit status when the CPU lacks instructions this binary was compiled for.
 const EXIT_CPU_UNSUPPORTED: u8 = 3;
+
+/// The offline tools' words (`src/tools/`, cargo feature `tools`). A build without
+/// the feature knows them too, to say that they are not there.
+const TOOLS: [&str; 6] = ["datagen", "dataset", "tune", "train", "wdl-fit", "lab"];
 
 fn main() -> ExitCode {
     // First of all: a level build on an older CPU says so instead of crashing later.
@@ -68,18 +77,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("perft") => perft(&args[1..]),
-        Some("lab") => tabas::lab::run_cli(&args[1..]),
-        Some(tool @ ("datagen" | "tune" | "train" | "wdl-fit"))
-            if args.get(1).is_some_and(|a| a == "--help" || a == "-h") =>
-        {
-            send(tool_usage(tool));
-            ExitCode::SUCCESS
-        }
-        Some("datagen") => tabas::datagen::run_cli(&args[1..]),
-        Some("tune") => tabas::tune::run_cli(&args[1..], &mut |line| send(line)),
-        Some("train") => tabas::train::run_cli(&args[1..], &mut |line| send(line)),
-        Some("wdl-fit") => tabas::wdl::fit::run_cli(&args[1..], &mut |line| send(line)),
-        Some("dataset") => tabas::datagen::run_dataset_cli(&args[1..], &mut |line| send(line)),
+        Some(tool) if TOOLS.contains(&tool) => run_tool(tool, &args[1..]),
         Some("params") => {
             // OpenBench's SPSA input: name, int, default, min, max, c_end, r_end.
             for t in tabas::search::params::TUNABLES {
@@ -144,14 +142,43 @@ fn perft(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The usage of a tool, for `tabas <tool> --help`.
-fn tool_usage(tool: &str) -> &'static str {
-    match tool {
-        "datagen" => tabas::datagen::USAGE,
-        "tune" => tabas::tune::USAGE,
-        "train" => tabas::train::USAGE,
-        _ => tabas::wdl::fit::USAGE,
+/// `tabas <tool> ARGS…`, `tool` one of [`TOOLS`]. `lab` and `dataset` read their
+/// own `--help`; for the others it is their usage.
+#[cfg(feature = "tools")]
+fn run_tool(tool: &str, args: &[String]) -> ExitCode {
+    use tabas::tools::{datagen, lab, train, tune, wdl_fit};
+    let help = args.first().is_some_and(|a| a == "--help" || a == "-h");
+    let usage = match tool {
+        "datagen" => Some(datagen::USAGE),
+        "tune" => Some(tune::USAGE),
+        "train" => Some(train::USAGE),
+        "wdl-fit" => Some(wdl_fit::USAGE),
+        _ => None,
+    };
+    if let (true, Some(usage)) = (help, usage) {
+        send(usage);
+        return ExitCode::SUCCESS;
     }
+    match tool {
+        "datagen" => datagen::run_cli(args),
+        "dataset" => datagen::run_dataset_cli(args, &mut |line| send(line)),
+        "tune" => tune::run_cli(args, &mut |line| send(line)),
+        "train" => train::run_cli(args, &mut |line| send(line)),
+        "wdl-fit" => wdl_fit::run_cli(args, &mut |line| send(line)),
+        "lab" => lab::run_cli(args),
+        other => unreachable!("'{other}' is not one of TOOLS"),
+    }
+}
+
+/// A tool's word in an engine built without the tools: one line that says so, and
+/// status 2, as for any command line this build cannot run.
+#[cfg(not(feature = "tools"))]
+fn run_tool(tool: &str, _args: &[String]) -> ExitCode {
+    eprintln!(
+        "tabas: '{tool}' is a tool, not built into this engine \
+         (build with the default features: cargo build --release)"
+    );
+    ExitCode::from(2)
 }
 
 fn usage_error(msg: &str) -> ExitCode {

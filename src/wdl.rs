@@ -3,7 +3,7 @@
 //! winning, drawing and losing.
 //!
 //! The model is Stockfish's win-rate model, fitted to Tabas's own self-play games
-//! (`tabas wdl-fit`, `wdl/fit.rs`):
+//! (`tabas wdl-fit`, `src/tools/wdl_fit.rs`):
 //!
 //! ```text
 //! P(win  | s, x) = 1 / (1 + exp((a(x) − s) / b(x)))
@@ -14,8 +14,6 @@
 //! many centipawns multiply the odds of a win by e; both are cubic polynomials in
 //! `x`, the root's material or move number, normalised ([`Variable`]). Mate scores
 //! are certain: 1000/0/0 or 0/0/1000.
-
-pub mod fit;
 
 use crate::score::{self, Score};
 use shakmaty::{Chess, Position};

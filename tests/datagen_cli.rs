@@ -1,5 +1,9 @@
 //! `tabas datagen` and `tabas dataset` as a user runs them: the real binary, a real
 //! folder, the text it prints, and clear refusals of bad arguments.
+//!
+//! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
+
+#![cfg(feature = "tools")]
 
 mod common;
 

@@ -6,11 +6,15 @@
 //! is searched to depths 1..=3 by every variant (every `DEEP_EVERY`-th to depth 4),
 //! and each exact variant's value at each depth must equal minimax's. A failure
 //! names the seed, the walk number, the FEN, the variant and the depth.
+//!
+//! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
+
+#![cfg(feature = "tools")]
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
-use tabas::lab::variants::{self, Variant};
 use tabas::position::Board;
+use tabas::tools::lab::variants::{self, Variant};
 
 /// Change it to explore other walks; a failure message repeats it.
 const SEED: u64 = 0x7ab0_5a1f_ab1e_2024;

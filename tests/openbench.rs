@@ -249,6 +249,8 @@ fn help_and_version() {
             );
         }
     }
+    // The tools' own usage (a build without them refuses them: the next test).
+    #[cfg(feature = "tools")]
     for tool in ["datagen", "tune", "train", "wdl-fit"] {
         let text = run(&[tool, "--help"], OutputCheck::Any).join("\n");
         assert!(
@@ -259,4 +261,33 @@ fn help_and_version() {
     let o = common::tools::tabas(&["--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(common::tools::stderr(&o).contains("unknown argument '--no-such-flag'"));
+}
+
+/// The engine OpenBench builds (`make`: no cargo feature `tools`) knows the tools'
+/// words only to say that they are not built in: one line on stderr, nothing on
+/// stdout, status 2, with or without arguments. (A default build runs them: the tools'
+/// own tests.)
+#[cfg(not(feature = "tools"))]
+#[test]
+fn an_engine_without_the_tools_says_so_for_each_tool() {
+    for tool in ["datagen", "dataset", "tune", "train", "wdl-fit", "lab"] {
+        for args in [
+            &[tool][..],
+            &[tool, "--help"],
+            &[tool, "--out", "/nonexistent/x"],
+        ] {
+            let o = common::tools::tabas(args);
+            let stderr = common::tools::stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+            assert_eq!(
+                stderr,
+                format!(
+                    "tabas: '{tool}' is a tool, not built into this engine \
+                     (build with the default features: cargo build --release)\n"
+                ),
+                "{args:?}"
+            );
+            assert!(o.stdout.is_empty(), "{args:?}");
+        }
+    }
 }

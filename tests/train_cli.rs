@@ -1,13 +1,17 @@
 //! `tabas train` as a process: bad input gives a message on stderr and exit code 2
 //! (arguments) or 1 (data, files), never a panic; a real run on a tiny data folder
 //! leaves a net file the integer reader accepts, and no temporary file.
+//!
+//! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
+
+#![cfg(feature = "tools")]
 
 mod common;
 
 use common::tools::{path, stderr};
 use std::path::PathBuf;
 use std::process::Output;
-use tabas::train::QuantNet;
+use tabas::tools::train::QuantNet;
 
 fn train(args: &[&str]) -> Output {
     common::tools::tool("train", args)

@@ -1,6 +1,10 @@
 //! `tabas wdl-fit` as a process: bad input gives a message on stderr and exit code 2
 //! (arguments) or 1 (data), never a panic; a real run on a tiny data folder prints
 //! the constants of `src/wdl.rs` as Rust code, the same whatever the number of threads.
+//!
+//! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
+
+#![cfg(feature = "tools")]
 
 mod common;
 

@@ -49,6 +49,10 @@ pub struct Group {
     pub name: &'static str,
     /// Its doc comment, one `\n`-ended line per line, each as written after
     /// the `///` (so starting with a space).
+    #[cfg_attr(
+        not(feature = "tools"),
+        allow(dead_code, reason = "read by the tuner's writer (src/tools/tune/)")
+    )]
     pub doc: &'static str,
     pub shape: Shape,
     /// Index of its first weight in the flat list.

@@ -6,7 +6,7 @@
 //! and threats (`threats.rs`), each a midgame and an endgame value blended by the
 //! game phase, and a tempo bonus, from the side to move's point of view.
 //!
-//! * `weights.rs`: every weight's value, written by `tabas tune` (`src/tune/`),
+//! * `weights.rs`: every weight's value, written by `tabas tune` (`src/tools/tune/`),
 //!   which fits them all at once to self-play games (Texel's method);
 //! * `layout.rs`: the weights as one flat list, the index of each group;
 //! * `sink.rs`: the evaluation is written once, generic over where the

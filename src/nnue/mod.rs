@@ -1,5 +1,5 @@
 //! The neural network evaluation (NNUE): (768 → HIDDEN) × 2 → 1, trained from
-//! Tabas's own games by `tabas train` (`src/train/`).
+//! Tabas's own games by `tabas train` (`src/tools/train/`).
 //!
 //! * Inputs: one feature per (piece colour relative to the perspective, role,
 //!   square), the squares mirrored vertically for Black's perspective ([`feature`]).
@@ -13,8 +13,9 @@
 //!   endgame's units mean something else than an opening's.
 //!
 //! Integers throughout: hidden weights scaled by `QA`, output weights by `QB`.
-//! The file format is `src/train/`'s contract; [`Network::from_bytes`] checks
-//! every number that the integer arithmetic depends on.
+//! The file format is `src/tools/train/`'s contract (its round trip, a trained net
+//! evaluating here as the trainer says, is tested there); [`Network::from_bytes`]
+//! checks every number that the integer arithmetic depends on.
 
 use crate::score::Score;
 use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
@@ -103,7 +104,7 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
 
 /// [`feature`] on plain numbers (`role` 1..=6 as `Role`, `square` 0..64 as
 /// `Square`), for the trainer's packed positions. The one definition of the
-/// inputs, shared by the engine and `src/train/`.
+/// inputs, shared by the engine and `src/tools/train/`.
 #[inline]
 pub fn feature_from_codes(
     black_view: bool,
@@ -337,7 +338,7 @@ impl Network {
         (out * SCALE / (QA * QB)).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
-    /// Reads a network file (`src/train/`'s format); an error says what is wrong.
+    /// Reads a network file (`src/tools/train/`'s format); an error says what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let mut reader = Reader { bytes, at: 0 };
         let magic = reader.take(MAGIC.len())?;
@@ -762,51 +763,5 @@ pub(crate) mod tests {
     fn a_missing_file_is_an_error() {
         let e = load_file("/no/such/dir/net.nnue").unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
-    }
-}
-
-/// The round trip: a network trained by `src/train/` loads here and evaluates
-/// exactly as the trainer's integer reference and close to its float forward pass.
-#[cfg(test)]
-mod round_trip {
-    use super::*;
-    use crate::position::Board;
-    use crate::train::{QuantNet, Settings, train_on_games};
-
-    #[test]
-    fn a_trained_network_evaluates_as_the_trainer_says() {
-        let games = crate::train::tests::playout_games(60, 5);
-        let settings = Settings {
-            hidden: HIDDEN,
-            epochs: 4,
-            batch: 256,
-            ..Settings::default()
-        };
-        let float = train_on_games(&games, &settings, &mut |_| {}).unwrap();
-        let bytes = float.to_bytes();
-        let net: &'static Network = Box::leak(Box::new(Network::from_bytes(&bytes).unwrap()));
-        let reference = QuantNet::from_bytes(&bytes).unwrap();
-        let mut worst = 0.0f32;
-        let mut positions = 0;
-        for game in &games {
-            for sample in game.samples().unwrap() {
-                let board = Board::with_network(sample.pos.clone(), Some(net));
-                let ours = board.evaluate();
-                assert_eq!(
-                    ours,
-                    reference
-                        .evaluate_cp(&sample.pos)
-                        .clamp(-MAX_EVAL, MAX_EVAL)
-                );
-                worst = worst.max((ours as f32 - float.evaluate_cp(&sample.pos)).abs());
-                positions += 1;
-            }
-        }
-        assert!(positions > 1000, "{positions}");
-        // Rounding the hidden weights to 1/255: a few centipawns.
-        assert!(
-            worst < 40.0,
-            "{worst} cp between the float and the integer network"
-        );
     }
 }

@@ -1,9 +1,11 @@
-//! The command-line tools (`tabas datagen`, `tune`, `train`, `wdl-fit`, …) as
-//! processes, and the folders and self-play data they work on.
+//! The binary as a process run to its end (the command-line tools, `tabas datagen`,
+//! `tune`, `train`, `wdl-fit`, …, and the engine's own command lines), and the folders
+//! and self-play data they work on.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use tabas::datagen::selfplay::Settings;
+#[cfg(feature = "tools")]
+use tabas::tools::datagen::selfplay::Settings;
 
 /// `tabas ARGS…`, run to its end.
 pub fn tabas(args: &[&str]) -> Output {
@@ -35,9 +37,11 @@ pub fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 temporary path")
 }
 
-/// `games` short self-play games (200 nodes a move, 1000 at most) written to `dir`.
+/// `games` short self-play games (200 nodes a move, 1000 at most) written to `dir`
+/// (by `src/tools/datagen/`, so with the cargo feature `tools` only).
+#[cfg(feature = "tools")]
 pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
-    let options = tabas::datagen::Options {
+    let options = tabas::tools::datagen::Options {
         out: dir.to_path_buf(),
         games,
         threads,
@@ -48,7 +52,7 @@ pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
             chess960: false,
         },
     };
-    tabas::datagen::generate(&options, "test", "test", false).expect("self-play games");
+    tabas::tools::datagen::generate(&options, "test", "test", false).expect("self-play games");
 }
 
 /// `tabas TOOL` refuses each of `cases` (arguments, what stderr must say) with exit

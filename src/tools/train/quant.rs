@@ -229,7 +229,7 @@ impl FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::net::tests::playout_positions;
+    use crate::tools::train::net::tests::playout_positions;
 
     #[test]
     fn the_file_has_the_contracts_layout_and_reads_back() {

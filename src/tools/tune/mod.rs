@@ -311,7 +311,7 @@ pub fn run_cli(args: &[String], stdout: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::selfplay::{Player, Settings};
+    use crate::tools::datagen::selfplay::{Player, Settings};
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

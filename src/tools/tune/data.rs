@@ -9,11 +9,11 @@
 //! plies past its random opening. A seeded shuffle picks at most the positions
 //! asked for and sets a share of them aside for validation.
 
-use crate::datagen::format::{GameRecord, Sample};
 use crate::eval::{Trace, trace};
-use crate::parallel::in_chunks;
 use crate::rng::Rng;
 use crate::score::MATE_BOUND;
+use crate::tools::datagen::format::{GameRecord, Sample};
+use crate::tools::parallel::in_chunks;
 use shakmaty::Position as _;
 use std::path::PathBuf;
 
@@ -154,7 +154,7 @@ pub fn load(
 ) -> Result<(Dataset, Dataset, Counts), String> {
     let mut games = Vec::new();
     for dir in dirs {
-        games.extend(crate::datagen::read_folder(dir)?);
+        games.extend(crate::tools::datagen::read_folder(dir)?);
     }
     select(&games, max_positions, seed, threads)
 }
@@ -254,8 +254,8 @@ fn trace_keys(games: &[GameRecord], keys: &[Key]) -> Result<Dataset, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::{GameResult, Ply};
     use crate::search::ordering::pack_move;
+    use crate::tools::datagen::format::{GameResult, Ply};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Move};
 

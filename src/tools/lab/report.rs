@@ -365,7 +365,7 @@ fn csv_field(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::{measure, parse_position};
+    use crate::tools::lab::{measure, parse_position};
 
     fn startpos(depth: u32) -> PositionResult {
         measure(

@@ -1,5 +1,5 @@
 //! Work spread over threads with a result that does not depend on how many: the
-//! offline tools (`tune`, `wdl::fit`) cut their data into the same parts whatever
+//! offline tools (`tune`, `train`, `wdl_fit`) cut their data into the same parts whatever
 //! the thread count, so that a run is reproducible on any machine.
 
 /// Work is cut into this many parts whatever the number of threads, and the parts'

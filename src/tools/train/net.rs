@@ -327,7 +327,7 @@ pub fn add_gradient(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::datagen::format::GameResult;
+    use crate::tools::datagen::format::GameResult;
     use shakmaty::Position;
 
     /// Positions from random playouts (captures favoured, to reach endgames and

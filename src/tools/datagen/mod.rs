@@ -3,7 +3,7 @@
 //!
 //! * `selfplay.rs`: one game (random opening, fixed nodes a move, adjudication);
 //! * `format.rs`: the compact file format (games as moves and scores);
-//! * `rng.rs`: the seeded generator behind the openings.
+//! * the seeded generator behind the openings is the crate's `rng`.
 //!
 //! A run writes one file per thread, `games-NN.tdg`, and `manifest.txt` (the command,
 //! the engine, the settings and the counts). Game `g` is played by thread `g mod T`
@@ -145,7 +145,8 @@ fn manifest_text(o: &Options, engine: &str, command: &str, counts: &Counts, done
             .to_string(),
         format!("command: {command}"),
         format!("engine: {engine}"),
-        "format: TABASDG1 (src/datagen/format.rs; scores from White's point of view)".to_string(),
+        "format: TABASDG1 (src/tools/datagen/format.rs; scores from White's point of view)"
+            .to_string(),
     ];
     lines.extend(settings_lines(o));
     lines.push(format!("games_wanted: {}", o.games));

@@ -27,10 +27,10 @@ pub use net::FloatNet;
 pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
 
 use crate::args::{real, whole};
-use crate::datagen::format::GameRecord;
 use crate::nnue::MAX_OUTPUT_BUCKETS;
-use crate::parallel::in_chunks;
 use crate::rng::Rng;
+use crate::tools::datagen::format::GameRecord;
+use crate::tools::parallel::in_chunks;
 use adamw::AdamW;
 use data::{Packed, Split};
 use net::{Gradient, Workspace};
@@ -416,7 +416,7 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
     }
     let mut games = Vec::new();
     for dir in &options.data {
-        match crate::datagen::read_folder(dir) {
+        match crate::tools::datagen::read_folder(dir) {
             Ok(g) => games.extend(g),
             Err(e) => {
                 eprintln!("tabas train: {e}");
@@ -447,8 +447,8 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::datagen::format::{GameResult, Ply};
     use crate::search::ordering::pack_move;
+    use crate::tools::datagen::format::{GameResult, Ply};
     use shakmaty::{Chess, Color, Position, Role};
 
     fn args(s: &str) -> Vec<String> {
@@ -716,5 +716,52 @@ pub(crate) mod tests {
         assert_eq!(temporary(&path), dir.join("net.bin.tmp"));
         assert!(write_atomically(&dir.join("no/such/net.bin"), b"x").is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The round trip: a network trained here loads in the engine (`src/nnue/`) and
+/// evaluates exactly as the trainer's integer reference and close to its float
+/// forward pass.
+#[cfg(test)]
+mod round_trip {
+    use super::{QuantNet, Settings, train_on_games};
+    use crate::nnue::{HIDDEN, MAX_EVAL, Network};
+    use crate::position::Board;
+
+    #[test]
+    fn a_trained_network_evaluates_as_the_trainer_says() {
+        let games = super::tests::playout_games(60, 5);
+        let settings = Settings {
+            hidden: HIDDEN,
+            epochs: 4,
+            batch: 256,
+            ..Settings::default()
+        };
+        let float = train_on_games(&games, &settings, &mut |_| {}).unwrap();
+        let bytes = float.to_bytes();
+        let net: &'static Network = Box::leak(Box::new(Network::from_bytes(&bytes).unwrap()));
+        let reference = QuantNet::from_bytes(&bytes).unwrap();
+        let mut worst = 0.0f32;
+        let mut positions = 0;
+        for game in &games {
+            for sample in game.samples().unwrap() {
+                let board = Board::with_network(sample.pos.clone(), Some(net));
+                let ours = board.evaluate();
+                assert_eq!(
+                    ours,
+                    reference
+                        .evaluate_cp(&sample.pos)
+                        .clamp(-MAX_EVAL, MAX_EVAL)
+                );
+                worst = worst.max((ours as f32 - float.evaluate_cp(&sample.pos)).abs());
+                positions += 1;
+            }
+        }
+        assert!(positions > 1000, "{positions}");
+        // Rounding the hidden weights to 1/255: a few centipawns.
+        assert!(
+            worst < 40.0,
+            "{worst} cp between the float and the integer network"
+        );
     }
 }

@@ -28,7 +28,7 @@
 
 use super::data::{Dataset, Position};
 use crate::eval::{MAX_PHASE, TEMPO, layout::COUNT};
-use crate::parallel::in_chunks;
+use crate::tools::parallel::in_chunks;
 
 /// One (midgame, endgame) pair per weight of the evaluation, in the flat order of
 /// `eval::layout`.

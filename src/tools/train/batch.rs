@@ -76,8 +76,8 @@ pub fn batch_gradient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::GameResult;
-    use crate::train::net::tests::playout_positions;
+    use crate::tools::datagen::format::GameResult;
+    use crate::tools::train::net::tests::playout_positions;
 
     fn bits(x: &[f32]) -> Vec<u32> {
         x.iter().map(|x| x.to_bits()).collect()

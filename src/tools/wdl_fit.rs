@@ -15,10 +15,10 @@
 //! Given the data, the result does not depend on the number of threads: the work is
 //! cut into the same parts whatever their number (`parallel::in_chunks`).
 
-use super::{Model, Variable, cubic};
 use crate::args::whole;
-use crate::datagen::format::GameRecord;
-use crate::parallel::in_chunks;
+use crate::tools::datagen::format::GameRecord;
+use crate::tools::parallel::in_chunks;
+use crate::wdl::{Model, Variable, cubic};
 use shakmaty::Position;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -479,7 +479,7 @@ pub fn run_cli(args: &[String], stdout: &mut dyn FnMut(&str)) -> ExitCode {
     };
     let mut games = Vec::new();
     for dir in &options.data {
-        match crate::datagen::read_folder(dir) {
+        match crate::tools::datagen::read_folder(dir) {
             Ok(g) => games.extend(g),
             Err(e) => {
                 eprintln!("tabas wdl-fit: {e}");

@@ -8,11 +8,11 @@
 //! game are alike, so a game on both sides of the split would make the validation
 //! loss look better than the network is.
 
-use crate::datagen::format::{GameRecord, GameResult};
 use crate::nnue::{SCALE, feature, feature_from_codes};
-use crate::parallel::in_chunks;
 use crate::rng::Rng;
-use crate::tune::data::is_quiet;
+use crate::tools::datagen::format::{GameRecord, GameResult};
+use crate::tools::parallel::in_chunks;
+use crate::tools::tune::data::is_quiet;
 use shakmaty::{Chess, Color, Position as _};
 
 /// A legal position has at most 32 pieces (16 a side).
@@ -199,9 +199,9 @@ fn pack_game(game: &GameRecord) -> Result<Vec<Packed>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::format::Ply;
     use crate::search::ordering::pack_move;
-    use crate::tune::data::SKIP_PLIES;
+    use crate::tools::datagen::format::Ply;
+    use crate::tools::tune::data::SKIP_PLIES;
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {

@@ -167,7 +167,7 @@ mod tests {
     use super::*;
     use crate::eval::layout::{COUNT, DEFAULTS};
 
-    const CURRENT: &str = include_str!("../eval/weights.rs");
+    const CURRENT: &str = include_str!("../../eval/weights.rs");
 
     /// The `Source:` line of the current file.
     fn current_source() -> &'static str {
