@@ -176,7 +176,26 @@ impl Searcher<'_> {
                 .static_eval
                 .is_none_or(|before| static_eval > before);
 
-        // Step 6a. Reverse futility pruning: far enough above beta that, at shallow
+        // Step 6a. Razoring: so far below alpha at shallow depth that only a capture
+        // could save the node: ask quiescence, and fail low when it agrees (safe: the
+        // captures were searched; only quiet resources this deep are given up).
+        if self.config.razoring
+            && !pv_node
+            && !in_check
+            && depth <= params.razor_max_depth
+            && !score::is_decisive(alpha)
+            && static_eval + params.razor_base + params.razor_per_ply_sq * depth * depth < alpha
+        {
+            let score = self.quiescence(board, alpha, alpha + 1, ply);
+            if self.stopped {
+                return 0;
+            }
+            if score <= alpha {
+                return score;
+            }
+        }
+
+        // Step 6b. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.
         if self.config.reverse_futility
             && !pv_node
@@ -188,7 +207,7 @@ impl Searcher<'_> {
             return static_eval;
         }
 
-        // Step 6b. Null-move pruning: if passing still fails high, a real move will
+        // Step 6c. Null-move pruning: if passing still fails high, a real move will
         // too (safe except in zugzwang, hence no null move with only pawns and king).
         if self.config.null_move
             && !pv_node
@@ -221,11 +240,31 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 6c. Internal iterative reduction: without a move from the table, this
+        // Step 6d. Internal iterative reduction: without a move from the table, this
         // node was never searched (or not usefully): search it one ply shallower now;
         // the next iteration finds a table move and the full depth.
         if self.config.iir && !root && tt_move == 0 && depth >= params.iir_min_depth {
             depth -= 1;
+        }
+
+        // Step 6e. ProbCut: a capture that beats beta by a margin in a search several
+        // plies shallower will almost surely beat beta at full depth: fail high on it.
+        // (Safe but for that "almost": the margin covers what the missing plies find.)
+        let probcut_beta = beta + params.probcut_margin;
+        if self.config.probcut
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= params.probcut_min_depth
+            && !score::is_decisive(beta)
+            // The table already says the shallow search would fail: do not ask.
+            && !entry.is_some_and(|e| {
+                e.depth >= depth - params.probcut_reduction
+                    && score::from_tt(e.score, ply) < probcut_beta
+            })
+            && let Some(score) = self.probcut(board, depth, probcut_beta, static_eval, raw_eval, ply)
+        {
+            return score;
         }
 
         // Step 7. The moves, best first: the root's list, the evasions of a node in
@@ -492,6 +531,65 @@ impl Searcher<'_> {
                 .update(features, best_score - static_eval, depth, &params);
         }
         best_score
+    }
+
+    /// ProbCut's searches (step 6e): the captures whose static exchange alone could
+    /// reach `probcut_beta`, each asked first by quiescence, then by a search
+    /// `probcut_reduction` plies shallower; the first that holds is stored and
+    /// returned (`None`: none did, or the search stopped: the node goes on).
+    fn probcut(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        probcut_beta: Score,
+        static_eval: Score,
+        raw_eval: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let params = self.config.params;
+        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        picker.noisy();
+        self.keys.push(board.key());
+        let mut found = None;
+        while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
+            if !see_ge(board.chess(), m, probcut_beta - static_eval) {
+                continue;
+            }
+            let child = board.play(m);
+            self.entered(&child, ply + 1, board.turn(), m);
+            self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
+            let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                let reduced = depth - 1 - params.probcut_reduction;
+                score = -self.negamax::<NonPv>(
+                    &child,
+                    reduced,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                );
+            }
+            if self.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                self.tt.store(
+                    board.key(),
+                    Entry {
+                        packed_move: pack_move(m),
+                        score: score::to_tt(score, ply),
+                        static_eval: raw_eval,
+                        depth: depth - params.probcut_reduction,
+                        bound: Bound::Lower,
+                    },
+                    params.replacement(),
+                );
+                found = Some(score);
+                break;
+            }
+        }
+        self.keys.pop();
+        found
     }
 
     /// What the node at `ply` knows about its quiet moves: killers, the counter move

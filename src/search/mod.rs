@@ -114,6 +114,10 @@ switches! {
     /// Correction histories: the static evaluation corrected by the errors the search
     /// found in positions with the same pawns, pieces or last moves.
     correction => "Debug_Correction",
+    /// Razoring: fail low at shallow depth when quiescence confirms a hopeless eval.
+    razoring => "Debug_Razoring",
+    /// ProbCut: fail high when a capture beats beta by a margin in a shallower search.
+    probcut => "Debug_ProbCut",
     /// Adaptive time management (off: the fixed share of the first version).
     adaptive_time => "Debug_TimeManager",
 }

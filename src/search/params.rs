@@ -92,6 +92,19 @@ tunables! {
     /// ...when the static evaluation beats beta by this much per ply of depth (centipawns).
     rfp_margin = 80, 30..=200, step 8;
 
+    /// Razoring up to this remaining depth...
+    razor_max_depth = 3, 1..=6, step 1;
+    /// ...when the static evaluation plus base + per-ply² × depth² is still below alpha.
+    razor_base = 250, 50..=600, step 25;
+    razor_per_ply_sq = 150, 50..=400, step 15;
+
+    /// ProbCut from this remaining depth on...
+    probcut_min_depth = 5, 3..=10, step 1;
+    /// ...with a bound this far above beta (centipawns)...
+    probcut_margin = 150, 50..=400, step 15;
+    /// ...searched this many plies shallower.
+    probcut_reduction = 4, 2..=6, step 1;
+
     /// Late move pruning applies up to this remaining depth...
     lmp_max_depth = 8, 3..=12, step 1;
     /// ...after (base + depth²) quiet moves when improving, half as many when not.
