@@ -4,6 +4,7 @@
 //! `main` → `uci` → `engine` / `bench` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
 //! `wdl` (score → win/draw/loss chances, for `uci`) holds the model that `tabas wdl-fit` fits.
 //! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng`, which the tools share.
+//! `packed_move` is a move in 16 bits, as the table and the self-play data files store it.
 //! `args` reads the numbers of command lines (`genfens`, the tools).
 //! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
@@ -24,6 +25,7 @@ mod engine;
 mod eval;
 pub mod genfens;
 pub mod nnue;
+pub(crate) mod packed_move;
 pub mod perft;
 pub mod position;
 pub(crate) mod rng;

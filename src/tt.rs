@@ -67,7 +67,7 @@ impl Bound {
 /// What a probe returns: score already as stored (node-relative mates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// The best move, packed by `search::ordering::pack_move` (0 = none).
+    /// The best move, packed by `packed_move::pack_move` (0 = none).
     pub packed_move: u16,
     pub score: Score,
     pub static_eval: Score,

@@ -4,9 +4,10 @@
 use super::Searcher;
 use super::history::PieceTo;
 use super::node::{NodeKind, NonPv, Pv};
-use super::ordering::{MovePicker, QuietHints, is_quiet, pack_move};
+use super::ordering::{MovePicker, QuietHints, is_quiet};
 use super::see::see_ge;
 use super::stack::Reached;
+use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
 use crate::tablebase::wdl_score;

@@ -6,7 +6,8 @@
 
 use super::node::Root;
 use super::params::MAX_DEPTH;
-use super::{Report, ScoreBound, SearchResult, Searcher, ordering, threads};
+use super::{Report, ScoreBound, SearchResult, Searcher, threads};
+use crate::packed_move::unpack_move;
 use crate::position::Board;
 use crate::score::{self, INFINITY, MAX_PLY, Score};
 use crate::time::Progress;
@@ -186,7 +187,7 @@ impl Searcher<'_> {
     pub(super) fn ponder_from_table(&self, root: &Board, best: Move) -> Option<Move> {
         let child = root.play(best);
         let entry = self.tt.probe(child.key())?;
-        ordering::unpack_move(child.chess(), entry.packed_move)
+        unpack_move(child.chess(), entry.packed_move)
     }
 
     /// The move played is the move shown: if the last line 1 reported was not the

@@ -13,10 +13,11 @@ use super::history::{ContinuationRow, History, PieceTo, continuation};
 use super::movegen;
 use super::params::KILLER_SLOTS;
 use super::see::see_ge;
+use crate::packed_move::{pack_move, unpack_move};
 use crate::position::CheckSquares;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 /// Order scores of the stages; each stage sorts above all later ones.
 const TT_MOVE_SCORE: i32 = 1 << 30;
@@ -28,14 +29,6 @@ const COUNTER_MOVE_SCORE: i32 = (1 << 27) - 2;
 const LOSING_CAPTURE_SCORE: i32 = -(1 << 28);
 /// ...and underpromotions, almost never best, after those.
 const UNDERPROMOTION_SCORE: i32 = -(1 << 29);
-
-/// A move in 16 bits for the transposition table: from (6) | to (6) | promotion (3).
-pub fn pack_move(m: Move) -> u16 {
-    let from = m.from().map_or(0, |s| s as u16);
-    let to = m.to() as u16;
-    let promotion = m.promotion().map_or(0, |r| r as u16);
-    from | (to << 6) | (promotion << 12)
-}
 
 /// Whether a move is "quiet": not a capture, not a promotion (killers and history apply).
 #[inline]
@@ -577,42 +570,6 @@ fn noisy_score(switches: OrderingSwitches, m: Move) -> i32 {
     }
 }
 
-/// The move that [`pack_move`] packed as `packed`, if it is a legal move of `pos`
-/// (a table entry may come from another position that shares the key's slot).
-pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
-    if packed == 0 {
-        return None;
-    }
-    let from = Square::new(u32::from(packed & 63));
-    let to = Square::new(u32::from((packed >> 6) & 63));
-    let promotion = match packed >> 12 {
-        0 => None,
-        r => Some(Role::try_from(r).ok()?),
-    };
-    let board = pos.board();
-    let us = pos.turn();
-    let role = board
-        .role_at(from)
-        .filter(|_| board.by_color(us).contains(from))?;
-    let m = if role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
-        Move::Castle {
-            king: from,
-            rook: to,
-        }
-    } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
-        Move::EnPassant { from, to }
-    } else {
-        Move::Normal {
-            role,
-            from,
-            capture: board.role_at(to),
-            to,
-            promotion,
-        }
-    };
-    (pack_move(m) == packed && pos.is_legal(m)).then_some(m)
-}
-
 /// Stable, in place, no allocation; fast on the short, mostly tied lists of one node.
 fn insertion_sort_descending(entries: &mut [Scored]) {
     for i in 1..entries.len() {
@@ -639,20 +596,6 @@ mod tests {
         killers: true,
         history: true,
     };
-
-    #[test]
-    fn pack_move_is_unique_per_position() {
-        let pos: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let moves = pos.legal_moves();
-        let mut packed: Vec<u16> = moves.iter().map(|&m| pack_move(m)).collect();
-        packed.sort();
-        packed.dedup();
-        assert_eq!(packed.len(), moves.len());
-    }
 
     #[test]
     fn picker_orders_tt_move_then_captures_by_victim() {
@@ -864,28 +807,5 @@ mod tests {
 
     fn hints_never<'h>() -> QuietHints<'h> {
         unreachable!("quiescence never orders quiet moves")
-    }
-
-    #[test]
-    fn unpack_move_inverts_pack_move_and_refuses_the_rest() {
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "r3k3/1P3bp1/7p/3q4/8/8/8/R2QK2R w K - 0 1",
-        ] {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            let legal = pos.legal_moves();
-            for &m in &legal {
-                assert_eq!(unpack_move(&pos, pack_move(m)), Some(m), "{fen}");
-            }
-            let found = (0..=u16::MAX)
-                .filter_map(|packed| unpack_move(&pos, packed))
-                .count();
-            assert_eq!(found, legal.len(), "only legal moves, once each: {fen}");
-        }
     }
 }

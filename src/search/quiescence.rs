@@ -3,7 +3,8 @@
 //! middle of an exchange. In check, every evasion is searched.
 
 use super::Searcher;
-use super::ordering::{MovePicker, QuietHints, pack_move};
+use super::ordering::{MovePicker, QuietHints};
+use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
 use crate::tt::{Bound, Entry};

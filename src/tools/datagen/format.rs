@@ -19,7 +19,7 @@
 //! a write) ends in a record that does not parse, and `read` reports where the
 //! complete records end, so a resumed run truncates the rest.
 
-use crate::search::ordering::pack_move;
+use crate::packed_move::pack_move;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 

@@ -4,10 +4,10 @@
 //! on the games a `Player` played before: its table and searcher start afresh).
 
 use super::format::{GameRecord, GameResult, Ply};
+use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::ordering::pack_move;
 use crate::search::{Control, Limits, SearchConfig, Searcher, ThreadState};
 use crate::tt::TranspositionTable;
 use shakmaty::{Board as Placement, CastlingMode, Chess, Color, Position, Setup};

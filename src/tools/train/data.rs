@@ -199,7 +199,7 @@ fn pack_game(game: &GameRecord) -> Result<Vec<Packed>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ordering::pack_move;
+    use crate::packed_move::pack_move;
     use crate::tools::datagen::format::Ply;
     use crate::tools::tune::data::SKIP_PLIES;
     use shakmaty::CastlingMode;

@@ -447,7 +447,7 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::search::ordering::pack_move;
+    use crate::packed_move::pack_move;
     use crate::tools::datagen::format::{GameResult, Ply};
     use shakmaty::{Chess, Color, Position, Role};
 

@@ -254,7 +254,7 @@ fn trace_keys(games: &[GameRecord], keys: &[Key]) -> Result<Dataset, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ordering::pack_move;
+    use crate::packed_move::pack_move;
     use crate::tools::datagen::format::{GameResult, Ply};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Move};
