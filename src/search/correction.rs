@@ -17,7 +17,7 @@
 //! correction is the sum of the four. The static evaluation that pruning rules read
 //! is the network's plus this correction; the table stores the network's alone.
 
-use super::history::PieceTo;
+use super::history::{PIECE_TO, PieceTo, WrittenRows, gravity};
 use super::params::Params;
 use crate::score::Score;
 use shakmaty::{Bitboard, Board, Color};
@@ -28,7 +28,6 @@ pub const CORRECTION_MAX: i32 = 1024;
 const CORRECTION_MAX_BONUS: i32 = CORRECTION_MAX / 4;
 /// Entries per side to move in each table keyed by a position's feature.
 const ENTRIES: usize = 16_384;
-const PIECE_TO: usize = 12 * 64;
 
 /// splitmix64's finaliser: spreads a bitboard's bits over the whole key.
 #[inline]
@@ -96,11 +95,10 @@ fn slot(key: u64) -> usize {
     (key as usize) & (ENTRIES - 1)
 }
 
-/// The gravity update of the move histories, on the correction's scale.
+/// The move histories' gravity update, on the correction's scale.
 #[inline]
-fn gravity(score: &mut i16, bonus: i32) {
-    let s = *score as i32;
-    *score = (s + bonus - s * bonus.abs() / CORRECTION_MAX) as i16;
+fn update(score: &mut i16, bonus: i32) {
+    *score = gravity(*score as i32, bonus, CORRECTION_MAX) as i16;
 }
 
 /// The four tables of one search thread (1.4 MB, allocated once, cleared in place).
@@ -114,8 +112,8 @@ pub struct CorrectionHistory {
     non_pawns: Box<[[[i16; ENTRIES]; 2]; 2]>,
     /// [move two plies back][last move] (the side to move is the first move's).
     last_moves: Box<[[i16; PIECE_TO]]>,
-    /// The rows of `last_moves` written since the last `clear`, one bit each.
-    written: [u64; PIECE_TO / 64],
+    /// The rows of `last_moves` written since the last `clear`.
+    written: WrittenRows,
 }
 
 impl Default for CorrectionHistory {
@@ -125,7 +123,7 @@ impl Default for CorrectionHistory {
             minors: Box::new([[0; ENTRIES]; 2]),
             non_pawns: Box::new([[[0; ENTRIES]; 2]; 2]),
             last_moves: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
-            written: [0; PIECE_TO / 64],
+            written: WrittenRows::default(),
         }
     }
 }
@@ -136,13 +134,8 @@ impl CorrectionHistory {
         self.pawns.as_flattened_mut().fill(0);
         self.minors.as_flattened_mut().fill(0);
         self.non_pawns.as_flattened_mut().as_flattened_mut().fill(0);
-        for (word, bits) in self.written.iter_mut().enumerate() {
-            let mut rows = std::mem::take(bits);
-            while rows != 0 {
-                self.last_moves[word * 64 + rows.trailing_zeros() as usize].fill(0);
-                rows &= rows - 1;
-            }
-        }
+        let last_moves = &mut self.last_moves;
+        self.written.clear(|row| last_moves[row].fill(0));
     }
 
     /// What to add to the static evaluation of a position with features `f` (centipawns).
@@ -167,18 +160,18 @@ impl CorrectionHistory {
         let bonus = (error * depth / params.corr_update_divisor)
             .clamp(-CORRECTION_MAX_BONUS, CORRECTION_MAX_BONUS);
         let side = f.side as usize;
-        gravity(&mut self.pawns[side][slot(f.pawns)], bonus);
-        gravity(&mut self.minors[side][slot(f.minors)], bonus);
+        update(&mut self.pawns[side][slot(f.pawns)], bonus);
+        update(&mut self.minors[side][slot(f.minors)], bonus);
         for colour in 0..2 {
-            gravity(
+            update(
                 &mut self.non_pawns[side][colour][slot(f.non_pawns[colour])],
                 bonus,
             );
         }
         if let Some((before, last)) = f.last_moves {
             let row = before.index();
-            self.written[row / 64] |= 1 << (row % 64);
-            gravity(&mut self.last_moves[row][last.index()], bonus);
+            self.written.mark(row);
+            update(&mut self.last_moves[row][last.index()], bonus);
         }
     }
 }

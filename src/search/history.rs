@@ -12,11 +12,37 @@
 use super::params::HISTORY_MAX;
 use shakmaty::{Color, Move};
 
-/// The gravity update: reward (positive `bonus`) or punish, staying within ±HISTORY_MAX.
+/// The gravity update: `score` rewarded (positive `bonus`) or punished, staying within
+/// ±`max`: it moves towards the bound by a share of the distance. The correction
+/// histories (`correction.rs`) use it too, on their own scale.
 #[inline]
-fn gravity(h: &mut i32, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+pub(super) fn gravity(score: i32, bonus: i32, max: i32) -> i32 {
+    let bonus = bonus.clamp(-max, max);
+    score + bonus - score * bonus.abs() / max
+}
+
+/// Which rows of a table with one row per (piece, square) were written since it was
+/// last cleared, one bit each: a short search (a self-play move) writes a fraction of
+/// the 768 rows, and clearing zeroes only those.
+#[derive(Default, PartialEq, Eq)]
+pub(super) struct WrittenRows([u64; PIECE_TO / 64]);
+
+impl WrittenRows {
+    #[inline]
+    pub fn mark(&mut self, row: usize) {
+        self.0[row / 64] |= 1 << (row % 64);
+    }
+
+    /// Calls `clear_row` on every marked row, once, and forgets the marks.
+    pub fn clear(&mut self, mut clear_row: impl FnMut(usize)) {
+        for (word, bits) in self.0.iter_mut().enumerate() {
+            let mut rows = std::mem::take(bits);
+            while rows != 0 {
+                clear_row(word * 64 + rows.trailing_zeros() as usize);
+                rows &= rows - 1;
+            }
+        }
+    }
 }
 
 /// A move's piece (colour and role) and destination square, as an index 0..768.
@@ -35,7 +61,7 @@ impl PieceTo {
     }
 }
 
-const PIECE_TO: usize = 12 * 64;
+pub(super) const PIECE_TO: usize = 12 * 64;
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a cutoff,
 /// weighted by depth and kept bounded by the "gravity" update.
@@ -70,7 +96,8 @@ impl History {
 
     /// Rewards (positive `bonus`) or punishes a move; values stay within ±HISTORY_MAX.
     pub fn update(&mut self, side: Color, m: Move, bonus: i32) {
-        gravity(self.slot(side, m), bonus);
+        let slot = self.slot(side, m);
+        *slot = gravity(*slot, bonus, HISTORY_MAX);
     }
 }
 
@@ -82,16 +109,15 @@ pub type ContinuationRow = [i32; PIECE_TO];
 #[derive(PartialEq, Eq)]
 pub struct ContinuationHistory {
     table: Box<[ContinuationRow]>,
-    /// The rows written since the last `clear`, one bit each: a short search (a
-    /// self-play move) writes a fraction of the 768 rows, and `clear` zeroes only those.
-    written: [u64; PIECE_TO / 64],
+    /// The rows written since the last `clear`.
+    written: WrittenRows,
 }
 
 impl Default for ContinuationHistory {
     fn default() -> Self {
         ContinuationHistory {
             table: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
-            written: [0; PIECE_TO / 64],
+            written: WrittenRows::default(),
         }
     }
 }
@@ -99,13 +125,8 @@ impl Default for ContinuationHistory {
 impl ContinuationHistory {
     /// Forgets everything, keeping the table's memory (2.4 MB: not reallocated per search).
     pub fn clear(&mut self) {
-        for (word, bits) in self.written.iter_mut().enumerate() {
-            let mut rows = std::mem::take(bits);
-            while rows != 0 {
-                self.table[word * 64 + rows.trailing_zeros() as usize].fill(0);
-                rows &= rows - 1;
-            }
-        }
+        let table = &mut self.table;
+        self.written.clear(|row| table[row].fill(0));
     }
 
     /// The scores of the moves that follow `earlier`.
@@ -116,8 +137,9 @@ impl ContinuationHistory {
 
     pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
         let row = earlier.index();
-        self.written[row / 64] |= 1 << (row % 64);
-        gravity(&mut self.table[row][now.index()], bonus);
+        self.written.mark(row);
+        let score = &mut self.table[row][now.index()];
+        *score = gravity(*score, bonus, HISTORY_MAX);
     }
 }
 
