@@ -9,17 +9,22 @@
 //! beside that theoretical minimum: a table on stdout (`report.rs`), and on
 //! request a CSV and an SVG chart (`svg.rs`).
 //!
-//! A study goes further, as a subcommand: `tabas lab switches` runs the engine's own
-//! search at real depths with each `Debug_` switch off alone (`switches.rs`).
+//! Two studies go further, each a subcommand: `tabas lab switches` runs the engine's own
+//! search at real depths with each `Debug_` switch off alone (`switches.rs`), and
+//! `tabas lab oracle` builds the minimal tree of real positions by ordering every
+//! node's moves by their exact values (`oracle.rs`).
 //!
 //! * `mod.rs` (here): the command line (pure parsing, then I/O), positions, orchestration;
 //! * `variants.rs`: the searches and their counting conventions;
 //! * `report.rs`: table, CSV and the chart's data;
 //! * `switches.rs`, `switches_report.rs`: the switch study and its table, CSV and chart;
 //! * `elo.rs`: what matches measured of each switch, and the matches still to play;
+//! * `oracle.rs`, `oracle_report.rs`: the oracle-ordered tree and its table, CSV and chart;
 //! * `svg.rs`: a small SVG writer.
 
 pub mod elo;
+pub mod oracle;
+mod oracle_report;
 mod report;
 mod svg;
 pub mod switches;
@@ -46,6 +51,7 @@ pub const MAX_DEPTH: u32 = 6;
 
 pub const USAGE: &str = "usage: tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
        tabas lab switches …   the engine's search with each Debug_ switch off (tabas lab switches --help)
+       tabas lab oracle …     the minimal tree of real positions (tabas lab oracle --help)
   --depth N   measure depths 1..N (default 4, at most 6: minimax visits every node)
   --epd FILE  positions, one per line: the first 4 FEN fields (EPD opcodes ignored,
               except `id \"name\"`, which names the position); default: startpos,
@@ -81,6 +87,8 @@ pub enum Command {
     Switches(switches::Options),
     /// `tabas lab switches --match-commands`: the matches for these switches' Elo.
     MatchCommands(Vec<&'static str>),
+    /// `tabas lab oracle`.
+    Oracle(oracle::Options),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,8 +101,10 @@ pub struct Options {
 
 /// Parses the arguments after `lab`; pure, so that every error is a tested message.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    if args.first().is_some_and(|a| a == "switches") {
-        return switches::parse_args(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("switches") => return switches::parse_args(&args[1..]),
+        Some("oracle") => return oracle::parse_args(&args[1..]),
+        _ => {}
     }
     let mut depth = None;
     let (mut epd, mut csv, mut svg) = (None, None, None);
@@ -297,6 +307,7 @@ pub fn knuth_moore_nodes(b: u64, depth: u32) -> u64 {
 pub fn run_cli(args: &[String]) -> ExitCode {
     let usage = match args.first().map(String::as_str) {
         Some("switches") => switches::USAGE,
+        Some("oracle") => oracle::USAGE,
         _ => USAGE,
     };
     match parse_args(args) {
@@ -308,6 +319,7 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         Ok(Command::Run(options)) => run_variants(&options),
         Ok(Command::Switches(options)) => run_switches(&options),
         Ok(Command::MatchCommands(list)) => print_match_commands(&list),
+        Ok(Command::Oracle(options)) => run_oracle(&options),
     }
 }
 
@@ -409,6 +421,40 @@ fn print_match_commands(list: &[&'static str]) -> ExitCode {
     }
 }
 
+/// The oracle-ordered trees of the positions.
+fn run_oracle(options: &oracle::Options) -> ExitCode {
+    let positions = match oracle::positions(options) {
+        Ok(p) => p,
+        Err(e) => return usage_error(&e, oracle::USAGE),
+    };
+    let outputs = match Outputs::open(options.csv.as_ref(), options.svg.as_ref()) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e, oracle::USAGE),
+    };
+    let mut out = io::stdout().lock();
+    if let Err(e) = oracle_report::write_preamble(&mut out, options.depth) {
+        return table_error(e);
+    }
+    let mut results = Vec::new();
+    for position in &positions {
+        let start = Instant::now();
+        let result = oracle::measure(position, options.depth);
+        eprintln!(
+            "lab oracle: {} to depth {} in {:.1} s",
+            position.name,
+            options.depth,
+            start.elapsed().as_secs_f64()
+        );
+        if let Err(e) = oracle_report::write_table(&mut out, &result).and_then(|()| out.flush()) {
+            return table_error(e);
+        }
+        results.push(result);
+    }
+    outputs.write(oracle_report::csv(&results), || {
+        svg::render(&oracle_report::chart(&results))
+    })
+}
+
 /// The CSV and SVG files asked for, opened before any search: a wrong path should
 /// fail at once, not after the searches.
 struct Outputs {
@@ -489,8 +535,12 @@ mod tests {
             parse_args(&args("switches --depth 3")),
             Ok(Command::Switches(o)) if o.depth == 3
         ));
+        assert!(matches!(
+            parse_args(&args("oracle --depth 3")),
+            Ok(Command::Oracle(o)) if o.depth == 3
+        ));
         // A subcommand is only the first argument.
-        assert!(parse_args(&args("--depth 3 switches")).is_err());
+        assert!(parse_args(&args("--depth 3 oracle")).is_err());
     }
 
     #[test]
