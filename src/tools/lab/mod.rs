@@ -52,6 +52,9 @@ pub const MAX_DEPTH: u32 = 6;
 pub const USAGE: &str = "usage: tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
        tabas lab switches …   the engine's search with each Debug_ switch off (tabas lab switches --help)
        tabas lab oracle …     the minimal tree of real positions (tabas lab oracle --help)
+       tabas lab all --out DIR   all three with their defaults: DIR/lab.csv, lab.svg,
+                              switches.csv, switches.svg, oracle.csv, oracle.svg, and
+                              switch-matches.sh (--match-commands): docs/lab/
   --depth N   measure depths 1..N (default 4, at most 6: minimax visits every node)
   --epd FILE  positions, one per line: the first 4 FEN fields (EPD opcodes ignored,
               except `id \"name\"`, which names the position); default: startpos,
@@ -89,6 +92,8 @@ pub enum Command {
     MatchCommands(Vec<&'static str>),
     /// `tabas lab oracle`.
     Oracle(oracle::Options),
+    /// `tabas lab all --out DIR`: the three studies with their defaults, files in DIR.
+    All(PathBuf),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +109,7 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     match args.first().map(String::as_str) {
         Some("switches") => return switches::parse_args(&args[1..]),
         Some("oracle") => return oracle::parse_args(&args[1..]),
+        Some("all") => return parse_all(&args[1..]),
         _ => {}
     }
     let mut depth = None;
@@ -136,6 +142,26 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         csv,
         svg,
     }))
+}
+
+/// `all --out DIR`.
+fn parse_all(args: &[String]) -> Result<Command, String> {
+    let mut out = None;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        match flag.as_str() {
+            "--help" | "-h" => return Ok(Command::Help(USAGE)),
+            "--out" => set_once(
+                &mut out,
+                PathBuf::from(parse_flag_value(flag, rest.next())?),
+                flag,
+            )?,
+            other => return Err(format!("unknown lab all argument '{other}'")),
+        }
+    }
+    out.map(Command::All).ok_or_else(|| {
+        "lab all needs --out DIR (docs/lab to renew the repository's figures)".into()
+    })
 }
 
 /// The value after `flag`: present and not empty.
@@ -320,7 +346,45 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         Ok(Command::Switches(options)) => run_switches(&options),
         Ok(Command::MatchCommands(list)) => print_match_commands(&list),
         Ok(Command::Oracle(options)) => run_oracle(&options),
+        Ok(Command::All(dir)) => run_all(&dir),
     }
+}
+
+/// Every study with its defaults, its CSV and chart in `dir`, and the script of the
+/// switches' matches: what docs/lab/ holds.
+fn run_all(dir: &Path) -> ExitCode {
+    let file = |name: &str| Some(dir.join(name));
+    let variants = Options {
+        depth: DEFAULT_DEPTH,
+        epd: None,
+        csv: file("lab.csv"),
+        svg: file("lab.svg"),
+    };
+    let Ok(Command::Switches(mut switches)) = switches::parse_args(&[]) else {
+        unreachable!("no arguments are the defaults")
+    };
+    (switches.csv, switches.svg) = (file("switches.csv"), file("switches.svg"));
+    let Ok(Command::Oracle(mut oracle)) = oracle::parse_args(&[]) else {
+        unreachable!("no arguments are the defaults")
+    };
+    (oracle.csv, oracle.svg) = (file("oracle.csv"), file("oracle.svg"));
+    let script = dir.join("switch-matches.sh");
+    if let Err(e) = std::fs::write(&script, switches_report::match_script(&switches.switches)) {
+        return usage_error(&format!("cannot write {}: {e}", script.display()), USAGE);
+    }
+    let studies: [&dyn Fn() -> ExitCode; 3] = [
+        &|| run_variants(&variants),
+        &|| run_switches(&switches),
+        &|| run_oracle(&oracle),
+    ];
+    for study in studies {
+        let code = study();
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+        let _ = writeln!(io::stdout());
+    }
+    ExitCode::SUCCESS
 }
 
 /// The variants on the positions, depth by depth.
@@ -541,6 +605,25 @@ mod tests {
         ));
         // A subcommand is only the first argument.
         assert!(parse_args(&args("--depth 3 oracle")).is_err());
+        assert_eq!(
+            parse_args(&args("all --out docs/lab")),
+            Ok(Command::All(PathBuf::from("docs/lab")))
+        );
+        assert!(
+            parse_args(&args("all"))
+                .unwrap_err()
+                .contains("needs --out DIR")
+        );
+        assert!(
+            parse_args(&args("all --out a --out b"))
+                .unwrap_err()
+                .contains("given twice")
+        );
+        assert!(
+            parse_args(&args("all --depth 3"))
+                .unwrap_err()
+                .contains("unknown lab all argument")
+        );
     }
 
     #[test]
