@@ -15,7 +15,7 @@ use std::time::Instant;
 /// them changes the node count.
 pub const DEFAULT_DEPTH: i32 = 9;
 /// Table size for each bench position (MB).
-const BENCH_HASH_MB: usize = 16;
+pub const BENCH_HASH_MB: usize = 16;
 
 /// Openings, middlegames (tactical and quiet, from WAC, STS, Arasan, BK, ECM) and endgames.
 pub const POSITIONS: &[&str] = &[

@@ -38,7 +38,11 @@ tools (default build, cargo feature `tools`; `make` builds the engine without th
        tabas wdl-fit --data DIR [--data DIR ...] [--threads T]
                                   fits UCI_ShowWDL's model to datagen games (tabas wdl-fit --help)
        tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
-                                  what each part of the search prunes (tabas lab --help)";
+                                  what each part of the search prunes (tabas lab --help)
+       tabas lab switches [--depth N] [--positions K] [--only LIST] [--csv FILE] [--svg FILE]
+                                  the engine with each Debug_ switch off (tabas lab switches --help)
+       tabas lab oracle [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
+                                  the minimal tree of real positions (tabas lab oracle --help)";
 
 /// Exit status when the CPU lacks instructions this binary was compiled for.
 const EXIT_CPU_UNSUPPORTED: u8 = 3;

@@ -7,6 +7,10 @@
 //! and each exact variant's value at each depth must equal minimax's. A failure
 //! names the seed, the walk number, the FEN, the variant and the depth.
 //!
+//! The oracle of `tabas lab oracle` (every node's moves ordered by their exact values)
+//! is checked the same way: minimax's value, every cutoff by the first move, and no
+//! ordering tried that visits fewer nodes where that is provable (depths 1 and 2).
+//!
 //! A tool's test (`src/tools/`): built with the cargo feature `tools` only.
 
 #![cfg(feature = "tools")]
@@ -14,6 +18,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, EnPassantMode, Position};
 use tabas::position::Board;
+use tabas::tools::lab::oracle::{
+    GenerationOrder, MoveOrder, OracleOrder, OrderedAlphaBeta, ReversedOrder,
+};
 use tabas::tools::lab::variants::{self, Variant};
 
 /// Change it to explore other walks; a failure message repeats it.
@@ -229,4 +236,150 @@ fn random_walk_is_reproducible() {
     let b: Vec<u64> = (0..5).map(|_| random_position(&mut rng).key()).collect();
     assert_eq!(a, b);
     assert!(a.windows(2).any(|w| w[0] != w[1]));
+}
+
+/// A seeded random order: any ordering at all.
+struct ShuffledOrder(SplitMix64);
+
+impl MoveOrder for ShuffledOrder {
+    fn order(&mut self, _: &Board, _: u32, moves: shakmaty::MoveList) -> Vec<shakmaty::Move> {
+        let mut moves = moves.to_vec();
+        for i in (1..moves.len()).rev() {
+            moves.swap(i, self.0.below(i as u64 + 1) as usize);
+        }
+        moves
+    }
+}
+
+const ORACLE_POSITIONS: usize = 90;
+/// Every this many positions is also searched to depth 4.
+const ORACLE_DEEP_EVERY: usize = 10;
+
+/// The other orderings' node counts at `depth`: generation order, reversed, two random
+/// orders, and the lab's MVV-LVA and killers-and-history orderings.
+fn other_orderings(board: &Board, depth: u32, seed: u64) -> [(&'static str, u64); 6] {
+    let nodes = |v: Variant| {
+        variants::run(v, board, depth)[depth as usize - 1]
+            .counts
+            .nodes
+    };
+    [
+        (
+            "generation",
+            OrderedAlphaBeta::new(GenerationOrder)
+                .run(board, depth)
+                .counts
+                .nodes,
+        ),
+        (
+            "reversed",
+            OrderedAlphaBeta::new(ReversedOrder)
+                .run(board, depth)
+                .counts
+                .nodes,
+        ),
+        (
+            "random 1",
+            OrderedAlphaBeta::new(ShuffledOrder(SplitMix64(seed)))
+                .run(board, depth)
+                .counts
+                .nodes,
+        ),
+        (
+            "random 2",
+            OrderedAlphaBeta::new(ShuffledOrder(SplitMix64(!seed)))
+                .run(board, depth)
+                .counts
+                .nodes,
+        ),
+        ("alphabeta_mvvlva", nodes(Variant::AlphaBetaMvvLva)),
+        ("alphabeta_killers", nodes(Variant::AlphaBetaKillers)),
+    ]
+}
+
+/// The oracle returns minimax's value and makes every cutoff with its first move. To
+/// depth 2 no ordering can visit fewer nodes (every node but the first child of the
+/// root is refuted by one leaf, and the first child is the cheapest best one), and no
+/// ordering tried does. From depth 3 the best refutation is not always the cheapest
+/// (a capture that leaves the opponent fewer replies can refute as surely): there the
+/// oracle is only checked to visit fewer nodes than each other ordering in total, and
+/// how often one beat it is printed.
+#[test]
+fn the_oracle_is_exact_and_minimal_where_provable() {
+    let mut rng = SplitMix64(SEED ^ 0x04ac1e);
+    let mut failures = Vec::new();
+    let mut deep_totals = [0u64; 7];
+    let mut deep_cases = 0;
+    let mut beaten = 0;
+    for walk in 0..ORACLE_POSITIONS {
+        let board = random_position(&mut rng);
+        let max_depth = if walk % ORACLE_DEEP_EVERY == 0 { 4 } else { 3 };
+        let minimax = variants::run(Variant::Minimax, &board, max_depth);
+        let mut oracle = OrderedAlphaBeta::new(OracleOrder::default());
+        for reference in &minimax {
+            let depth = reference.depth;
+            let outcome = oracle.run(&board, depth);
+            let mut fail = |what: String| {
+                failures.push(format!(
+                    "walk {walk} depth {depth}: {what}  fen {}",
+                    fen(&board)
+                ))
+            };
+            if outcome.value != reference.value {
+                fail(format!(
+                    "oracle = {}, minimax = {}",
+                    outcome.value, reference.value
+                ));
+            }
+            if outcome.counts.first_move_cutoffs != outcome.counts.cutoffs {
+                fail(format!(
+                    "{:?}: a cutoff not by the first move",
+                    outcome.counts
+                ));
+            }
+            let others = other_orderings(&board, depth, SEED ^ walk as u64);
+            if depth <= 2 {
+                for (name, nodes) in others {
+                    if nodes < outcome.counts.nodes {
+                        fail(format!(
+                            "{name} {nodes} nodes < oracle {}",
+                            outcome.counts.nodes
+                        ));
+                    }
+                }
+            } else {
+                deep_cases += 1;
+                deep_totals[0] += outcome.counts.nodes;
+                for (i, (_, nodes)) in others.iter().enumerate() {
+                    deep_totals[i + 1] += nodes;
+                }
+                beaten += usize::from(others.iter().any(|&(_, n)| n < outcome.counts.nodes));
+            }
+        }
+    }
+    eprintln!(
+        "lab oracle: depths 3-4, {deep_cases} searches: nodes oracle {}, generation {}, \
+         reversed {}, random {} and {}, mvvlva {}, killers {}; another ordering visited \
+         fewer nodes in {beaten}",
+        deep_totals[0],
+        deep_totals[1],
+        deep_totals[2],
+        deep_totals[3],
+        deep_totals[4],
+        deep_totals[5],
+        deep_totals[6]
+    );
+    for (i, total) in deep_totals.iter().enumerate().skip(1) {
+        if deep_totals[0] > *total {
+            failures.push(format!(
+                "ordering {i} visited fewer nodes in total: {total}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

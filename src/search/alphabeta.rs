@@ -479,6 +479,8 @@ impl Searcher<'_> {
                     }
                     // Step 10. Beta cutoff: the opponent will not allow this line.
                     if score >= beta {
+                        self.cutoffs.all += 1;
+                        self.cutoffs.first_move += u64::from(moves_searched == 1);
                         if is_quiet(m) {
                             self.reward_quiet(board, m, &quiets_tried, depth, ply);
                         }

@@ -315,6 +315,7 @@ impl Searcher<'_> {
             time: self.control.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
+            cutoffs: self.cutoffs,
         });
     }
 

@@ -12,7 +12,9 @@
 //! * `wdl_fit.rs`: `tabas wdl-fit`, fits the win/draw/loss model of `src/wdl.rs`
 //!   (`UCI_ShowWDL`) to those games and prints its constants;
 //! * `lab/`: `tabas lab`, the alpha-beta laboratory: what each part of the search
-//!   prunes, on small searches of its own;
+//!   prunes, on small searches of its own; `tabas lab switches`, the engine's own
+//!   search with each `Debug_` switch off; `tabas lab oracle`, the minimal tree of
+//!   real positions;
 //! * `parallel.rs`: the tools' work spread over threads, with results that do not
 //!   depend on how many.
 //!

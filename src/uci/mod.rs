@@ -659,6 +659,7 @@ mod tests {
             hashfull: 0,
             tbhits: 0,
             pv: Vec::new(),
+            cutoffs: Default::default(),
         }
     }
 

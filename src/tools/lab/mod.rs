@@ -9,21 +9,36 @@
 //! beside that theoretical minimum: a table on stdout (`report.rs`), and on
 //! request a CSV and an SVG chart (`svg.rs`).
 //!
+//! Two studies go further, each a subcommand: `tabas lab switches` runs the engine's own
+//! search at real depths with each `Debug_` switch off alone (`switches.rs`), and
+//! `tabas lab oracle` builds the minimal tree of real positions by ordering every
+//! node's moves by their exact values (`oracle.rs`).
+//!
 //! * `mod.rs` (here): the command line (pure parsing, then I/O), positions, orchestration;
 //! * `variants.rs`: the searches and their counting conventions;
 //! * `report.rs`: table, CSV and the chart's data;
+//! * `switches.rs`, `switches_report.rs`: the switch study and its table, CSV and chart;
+//! * `elo.rs`: what matches measured of each switch, and the matches still to play;
+//! * `oracle.rs`, `oracle_report.rs`: the oracle-ordered tree and its table, CSV and chart;
 //! * `svg.rs`: a small SVG writer.
 
+pub mod elo;
+pub mod oracle;
+mod oracle_report;
 mod report;
 mod svg;
+pub mod switches;
+mod switches_report;
 pub mod variants;
 
+use crate::bench::BENCH_HASH_MB;
 use crate::position::Board;
+use crate::tt::TranspositionTable;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use variants::{Outcome, Variant};
@@ -35,6 +50,11 @@ pub const DEFAULT_DEPTH: u32 = 4;
 pub const MAX_DEPTH: u32 = 6;
 
 pub const USAGE: &str = "usage: tabas lab [--depth N] [--epd FILE] [--csv FILE] [--svg FILE]
+       tabas lab switches …   the engine's search with each Debug_ switch off (tabas lab switches --help)
+       tabas lab oracle …     the minimal tree of real positions (tabas lab oracle --help)
+       tabas lab all --out DIR   all three with their defaults: DIR/lab.csv, lab.svg,
+                              switches.csv, switches.svg, oracle.csv, oracle.svg, and
+                              switch-matches.sh (--match-commands): docs/lab/
   --depth N   measure depths 1..N (default 4, at most 6: minimax visits every node)
   --epd FILE  positions, one per line: the first 4 FEN fields (EPD opcodes ignored,
               except `id \"name\"`, which names the position); default: startpos,
@@ -62,8 +82,18 @@ pub const DEFAULT_POSITIONS: &[(&str, &str)] = &[
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Help,
+    /// Print this usage text.
+    Help(&'static str),
+    /// The variants, depth by depth (plain `tabas lab`).
     Run(Options),
+    /// `tabas lab switches`.
+    Switches(switches::Options),
+    /// `tabas lab switches --match-commands`: the matches for these switches' Elo.
+    MatchCommands(Vec<&'static str>),
+    /// `tabas lab oracle`.
+    Oracle(oracle::Options),
+    /// `tabas lab all --out DIR`: the three studies with their defaults, files in DIR.
+    All(PathBuf),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,49 +106,86 @@ pub struct Options {
 
 /// Parses the arguments after `lab`; pure, so that every error is a tested message.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut options = Options {
-        depth: DEFAULT_DEPTH,
-        epd: None,
-        csv: None,
-        svg: None,
-    };
-    let mut depth_seen = false;
+    match args.first().map(String::as_str) {
+        Some("switches") => return switches::parse_args(&args[1..]),
+        Some("oracle") => return oracle::parse_args(&args[1..]),
+        Some("all") => return parse_all(&args[1..]),
+        _ => {}
+    }
+    let mut depth = None;
+    let (mut epd, mut csv, mut svg) = (None, None, None);
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         if flag == "--help" || flag == "-h" {
-            return Ok(Command::Help);
+            return Ok(Command::Help(USAGE));
         }
-        let mut value = || {
-            rest.next()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
         match flag.as_str() {
             "--depth" => {
-                let text = value()?;
-                options.depth = match text.parse::<u32>() {
-                    Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
-                    _ => return Err(format!("--depth must be 1..{MAX_DEPTH}, not '{text}'")),
-                };
-                if std::mem::replace(&mut depth_seen, true) {
-                    return Err("--depth given twice".into());
-                }
+                let value = parse_flag_value(flag, rest.next())?;
+                set_once(&mut depth, parse_depth(flag, value, MAX_DEPTH)?, flag)?;
             }
             "--epd" | "--csv" | "--svg" => {
-                let path = PathBuf::from(value()?);
+                let path = PathBuf::from(parse_flag_value(flag, rest.next())?);
                 let slot = match flag.as_str() {
-                    "--epd" => &mut options.epd,
-                    "--csv" => &mut options.csv,
-                    _ => &mut options.svg,
+                    "--epd" => &mut epd,
+                    "--csv" => &mut csv,
+                    _ => &mut svg,
                 };
-                if slot.replace(path).is_some() {
-                    return Err(format!("{flag} given twice"));
-                }
+                set_once(slot, path, flag)?;
             }
             other => return Err(format!("unknown lab argument '{other}'")),
         }
     }
-    Ok(Command::Run(options))
+    Ok(Command::Run(Options {
+        depth: depth.unwrap_or(DEFAULT_DEPTH),
+        epd,
+        csv,
+        svg,
+    }))
+}
+
+/// `all --out DIR`.
+fn parse_all(args: &[String]) -> Result<Command, String> {
+    let mut out = None;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        match flag.as_str() {
+            "--help" | "-h" => return Ok(Command::Help(USAGE)),
+            "--out" => set_once(
+                &mut out,
+                PathBuf::from(parse_flag_value(flag, rest.next())?),
+                flag,
+            )?,
+            other => return Err(format!("unknown lab all argument '{other}'")),
+        }
+    }
+    out.map(Command::All).ok_or_else(|| {
+        "lab all needs --out DIR (docs/lab to renew the repository's figures)".into()
+    })
+}
+
+/// The value after `flag`: present and not empty.
+fn parse_flag_value<'a>(flag: &str, value: Option<&'a String>) -> Result<&'a str, String> {
+    value
+        .map(String::as_str)
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("{flag} needs a value"))
+}
+
+/// Fills `slot` with `value`, unless the flag was given before.
+fn set_once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), String> {
+    match slot.replace(value) {
+        None => Ok(()),
+        Some(_) => Err(format!("{flag} given twice")),
+    }
+}
+
+/// A depth 1..=`max`.
+fn parse_depth(flag: &str, text: &str, max: u32) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(d) if (1..=max).contains(&d) => Ok(d),
+        _ => Err(format!("{flag} must be 1..{max}, not '{text}'")),
+    }
 }
 
 /// A position to measure.
@@ -180,6 +247,13 @@ fn epd_id(line: &str) -> Option<String> {
     let len = line[start..].find('"')?;
     let id = line[start..start + len].trim();
     (!id.is_empty()).then(|| id.to_string())
+}
+
+/// The positions of the EPD file at `path`.
+pub fn read_positions(path: &Path) -> Result<Vec<LabPosition>, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .and_then(|text| parse_epd(&text).map_err(|e| format!("{}: {e}", path.display())))
 }
 
 pub fn default_positions() -> Result<Vec<LabPosition>, String> {
@@ -257,41 +331,78 @@ pub fn knuth_moore_nodes(b: u64, depth: u32) -> u64 {
 /// `tabas lab …`: the table on stdout, progress and errors on stderr.
 /// Exit code 2 for bad arguments or positions, 1 when an output cannot be written.
 pub fn run_cli(args: &[String]) -> ExitCode {
-    let options = match parse_args(args) {
-        Ok(Command::Help) => {
-            let _ = writeln!(io::stdout(), "{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Ok(Command::Run(options)) => options,
-        Err(e) => return usage_error(&e),
+    let usage = match args.first().map(String::as_str) {
+        Some("switches") => switches::USAGE,
+        Some("oracle") => oracle::USAGE,
+        _ => USAGE,
     };
+    match parse_args(args) {
+        Err(e) => usage_error(&e, usage),
+        Ok(Command::Help(text)) => {
+            let _ = writeln!(io::stdout(), "{text}");
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Run(options)) => run_variants(&options),
+        Ok(Command::Switches(options)) => run_switches(&options),
+        Ok(Command::MatchCommands(list)) => print_match_commands(&list),
+        Ok(Command::Oracle(options)) => run_oracle(&options),
+        Ok(Command::All(dir)) => run_all(&dir),
+    }
+}
+
+/// Every study with its defaults, its CSV and chart in `dir`, and the script of the
+/// switches' matches: what docs/lab/ holds.
+fn run_all(dir: &Path) -> ExitCode {
+    let file = |name: &str| Some(dir.join(name));
+    let variants = Options {
+        depth: DEFAULT_DEPTH,
+        epd: None,
+        csv: file("lab.csv"),
+        svg: file("lab.svg"),
+    };
+    let Ok(Command::Switches(mut switches)) = switches::parse_args(&[]) else {
+        unreachable!("no arguments are the defaults")
+    };
+    (switches.csv, switches.svg) = (file("switches.csv"), file("switches.svg"));
+    let Ok(Command::Oracle(mut oracle)) = oracle::parse_args(&[]) else {
+        unreachable!("no arguments are the defaults")
+    };
+    (oracle.csv, oracle.svg) = (file("oracle.csv"), file("oracle.svg"));
+    let script = dir.join("switch-matches.sh");
+    if let Err(e) = std::fs::write(&script, switches_report::match_script(&switches.switches)) {
+        return usage_error(&format!("cannot write {}: {e}", script.display()), USAGE);
+    }
+    let studies: [&dyn Fn() -> ExitCode; 3] = [
+        &|| run_variants(&variants),
+        &|| run_switches(&switches),
+        &|| run_oracle(&oracle),
+    ];
+    for study in studies {
+        let code = study();
+        if code != ExitCode::SUCCESS {
+            return code;
+        }
+        let _ = writeln!(io::stdout());
+    }
+    ExitCode::SUCCESS
+}
+
+/// The variants on the positions, depth by depth.
+fn run_variants(options: &Options) -> ExitCode {
     let positions = match &options.epd {
         None => default_positions(),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| parse_epd(&text).map_err(|e| format!("{}: {e}", path.display()))),
+        Some(path) => read_positions(path),
     };
     let positions = match positions {
         Ok(p) => p,
-        Err(e) => return usage_error(&e),
+        Err(e) => return usage_error(&e, USAGE),
     };
-    // Open the outputs first: a wrong path should fail now, not after the searches.
-    let mut csv_file = match create(options.csv.as_ref()) {
-        Ok(f) => f,
-        Err(e) => return usage_error(&e),
+    let outputs = match Outputs::open(options.csv.as_ref(), options.svg.as_ref()) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e, USAGE),
     };
-    let mut svg_file = match create(options.svg.as_ref()) {
-        Ok(f) => f,
-        Err(e) => return usage_error(&e),
-    };
-
     let mut out = io::stdout().lock();
     let mut results = Vec::new();
-    // A closed stdout (`tabas lab | head`) ends the run: nobody reads the rest.
-    let table_error = |e: io::Error| {
-        eprintln!("tabas lab: cannot write the table: {e}");
-        ExitCode::FAILURE
-    };
     if let Err(e) = report::write_preamble(&mut out, options.depth) {
         return table_error(e);
     }
@@ -309,37 +420,150 @@ pub fn run_cli(args: &[String]) -> ExitCode {
         }
         results.push(result);
     }
+    outputs.write(report::csv(&results), || {
+        svg::render(&report::chart(&results))
+    })
+}
 
-    let outputs = [
-        (
-            csv_file.as_mut(),
-            options.csv.as_ref(),
-            report::csv(&results),
-        ),
-        (
-            svg_file.as_mut(),
-            options.svg.as_ref(),
-            svg::render(&report::chart(&results)),
-        ),
-    ];
-    for (file, path, text) in outputs {
-        if let (Some(file), Some(path)) = (file, path)
-            && let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush())
-        {
-            eprintln!("tabas lab: cannot write {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
+/// The engine with each switch off, on the bench positions.
+fn run_switches(options: &switches::Options) -> ExitCode {
+    let outputs = match Outputs::open(options.csv.as_ref(), options.svg.as_ref()) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e, switches::USAGE),
+    };
+    let Some(tt) = TranspositionTable::new(BENCH_HASH_MB) else {
+        eprintln!("tabas lab switches: cannot allocate a {BENCH_HASH_MB} MB table");
+        return ExitCode::FAILURE;
+    };
+    let boards = switches::bench_boards(options.positions);
+    let measure = |name: &'static str| {
+        let start = Instant::now();
+        let run = switches::measure(name, &boards, options.depth, &tt);
+        eprintln!(
+            "lab switches: {name} to depth {} on {} positions in {:.1} s",
+            options.depth,
+            boards.len(),
+            start.elapsed().as_secs_f64()
+        );
+        run
+    };
+    let mut out = io::stdout().lock();
+    if let Err(e) = switches_report::write_preamble(&mut out, options) {
+        return table_error(e);
     }
-    ExitCode::SUCCESS
+    let full = measure(switches::FULL);
+    if let Err(e) = switches_report::write_header(&mut out, options.depth)
+        .and_then(|()| switches_report::write_row(&mut out, &full, &full))
+        .and_then(|()| out.flush())
+    {
+        return table_error(e);
+    }
+    let mut runs = Vec::new();
+    for &switch in &options.switches {
+        let run = measure(switch);
+        if let Err(e) = switches_report::write_row(&mut out, &full, &run).and_then(|()| out.flush())
+        {
+            return table_error(e);
+        }
+        runs.push(run);
+    }
+    if let Err(e) = switches_report::write_notes(&mut out, &runs) {
+        return table_error(e);
+    }
+    outputs.write(switches_report::csv(&full, &runs), || {
+        svg::render(&switches_report::chart(&full, &runs))
+    })
 }
 
-fn create(path: Option<&PathBuf>) -> Result<Option<File>, String> {
-    path.map(|p| File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display())))
-        .transpose()
+/// The `match.py` command of each switch in `list`, as a shell script on stdout.
+fn print_match_commands(list: &[&'static str]) -> ExitCode {
+    let mut out = io::stdout().lock();
+    let text = switches_report::match_script(list);
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => table_error(e),
+    }
 }
 
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("tabas lab: {msg}\n{USAGE}");
+/// The oracle-ordered trees of the positions.
+fn run_oracle(options: &oracle::Options) -> ExitCode {
+    let positions = match oracle::positions(options) {
+        Ok(p) => p,
+        Err(e) => return usage_error(&e, oracle::USAGE),
+    };
+    let outputs = match Outputs::open(options.csv.as_ref(), options.svg.as_ref()) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e, oracle::USAGE),
+    };
+    let mut out = io::stdout().lock();
+    if let Err(e) = oracle_report::write_preamble(&mut out, options.depth) {
+        return table_error(e);
+    }
+    let mut results = Vec::new();
+    for position in &positions {
+        let start = Instant::now();
+        let result = oracle::measure(position, options.depth);
+        eprintln!(
+            "lab oracle: {} to depth {} in {:.1} s",
+            position.name,
+            options.depth,
+            start.elapsed().as_secs_f64()
+        );
+        if let Err(e) = oracle_report::write_table(&mut out, &result).and_then(|()| out.flush()) {
+            return table_error(e);
+        }
+        results.push(result);
+    }
+    outputs.write(oracle_report::csv(&results), || {
+        svg::render(&oracle_report::chart(&results))
+    })
+}
+
+/// The CSV and SVG files asked for, opened before any search: a wrong path should
+/// fail at once, not after the searches.
+struct Outputs {
+    csv: Option<(File, PathBuf)>,
+    svg: Option<(File, PathBuf)>,
+}
+
+impl Outputs {
+    fn open(csv: Option<&PathBuf>, svg: Option<&PathBuf>) -> Result<Outputs, String> {
+        let open = |path: Option<&PathBuf>| {
+            path.map(|p| {
+                File::create(p)
+                    .map(|f| (f, p.clone()))
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))
+            })
+            .transpose()
+        };
+        Ok(Outputs {
+            csv: open(csv)?,
+            svg: open(svg)?,
+        })
+    }
+
+    /// Writes `csv` and the chart (`svg`, drawn only if asked for).
+    fn write(self, csv: String, svg: impl FnOnce() -> String) -> ExitCode {
+        let svg = self.svg.map(|(file, path)| (file, path, svg()));
+        let csv = self.csv.map(|(file, path)| (file, path, csv));
+        for (mut file, path, text) in csv.into_iter().chain(svg) {
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                eprintln!("tabas lab: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        ExitCode::SUCCESS
+    }
+}
+
+/// A closed stdout (`tabas lab | head`) ends the run: nobody reads the rest.
+fn table_error(e: io::Error) -> ExitCode {
+    eprintln!("tabas lab: cannot write the table: {e}");
+    ExitCode::FAILURE
+}
+
+fn usage_error(msg: &str, usage: &str) -> ExitCode {
+    eprintln!("tabas lab: {msg}\n{usage}");
     ExitCode::from(2)
 }
 
@@ -370,7 +594,36 @@ mod tests {
         assert_eq!(o.epd, Some(PathBuf::from("p.epd")));
         assert_eq!(o.csv, Some(PathBuf::from("out.csv")));
         assert_eq!(o.svg, Some(PathBuf::from("c.svg")));
-        assert_eq!(parse_args(&args("--depth 2 -h")), Ok(Command::Help));
+        assert_eq!(parse_args(&args("--depth 2 -h")), Ok(Command::Help(USAGE)));
+        assert!(matches!(
+            parse_args(&args("switches --depth 3")),
+            Ok(Command::Switches(o)) if o.depth == 3
+        ));
+        assert!(matches!(
+            parse_args(&args("oracle --depth 3")),
+            Ok(Command::Oracle(o)) if o.depth == 3
+        ));
+        // A subcommand is only the first argument.
+        assert!(parse_args(&args("--depth 3 oracle")).is_err());
+        assert_eq!(
+            parse_args(&args("all --out docs/lab")),
+            Ok(Command::All(PathBuf::from("docs/lab")))
+        );
+        assert!(
+            parse_args(&args("all"))
+                .unwrap_err()
+                .contains("needs --out DIR")
+        );
+        assert!(
+            parse_args(&args("all --out a --out b"))
+                .unwrap_err()
+                .contains("given twice")
+        );
+        assert!(
+            parse_args(&args("all --depth 3"))
+                .unwrap_err()
+                .contains("unknown lab all argument")
+        );
     }
 
     #[test]

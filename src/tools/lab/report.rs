@@ -319,7 +319,7 @@ pub fn chart(results: &[PositionResult]) -> Chart {
 }
 
 /// A value for people: centipawns, or `#n` / `#-n` for mate in n moves.
-fn show_value(value: Score) -> String {
+pub(super) fn show_value(value: Score) -> String {
     if score::is_mate(value) {
         format!("#{}", score::mate_moves(value))
     } else {
@@ -328,7 +328,7 @@ fn show_value(value: Score) -> String {
 }
 
 /// `4085603` → `4,085,603`.
-fn thousands(n: u64) -> String {
+pub(super) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -341,7 +341,7 @@ fn thousands(n: u64) -> String {
 }
 
 /// Enough digits to tell small shares apart: `100%`, `12.3%`, `0.42%`.
-fn percent(p: f64) -> String {
+pub(super) fn percent(p: f64) -> String {
     let mut s = String::new();
     let _ = if p >= 99.95 {
         write!(s, "{p:.0}%")
@@ -354,7 +354,7 @@ fn percent(p: f64) -> String {
 }
 
 /// A CSV cell, quoted when it holds a comma, quote or line break.
-fn csv_field(text: &str) -> String {
+pub(super) fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

@@ -33,7 +33,8 @@ pub struct Panel {
     pub series: Vec<Series>,
 }
 
-/// The whole figure; the legend lists the first panel's series.
+/// The whole figure; the legend lists every series label once, in the order the
+/// panels first show it.
 #[derive(Clone, Debug)]
 pub struct Chart {
     pub title: String,
@@ -66,7 +67,16 @@ pub fn render(chart: &Chart) -> String {
     let rows = chart.panels.len().div_ceil(PANELS_PER_ROW).max(1);
     let width = columns as f64 * PANEL_WIDTH + LEGEND_WIDTH;
     let footnotes_height = FOOTNOTE_LINE * chart.footnotes.len() as f64 + 12.0;
-    let height = TITLE_HEIGHT + rows as f64 * PANEL_HEIGHT + footnotes_height;
+    let legend_rows = chart
+        .panels
+        .iter()
+        .flat_map(|p| p.series.iter().map(|s| &s.label))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    // A long legend may reach below the panels.
+    let panels_height =
+        (rows as f64 * PANEL_HEIGHT).max(PLOT_TOP + 10.0 + LEGEND_ROW * legend_rows as f64);
+    let height = TITLE_HEIGHT + panels_height + footnotes_height;
 
     let mut svg = String::new();
     let _ = writeln!(
@@ -87,15 +97,19 @@ pub fn render(chart: &Chart) -> String {
         let y = TITLE_HEIGHT + (i / PANELS_PER_ROW) as f64 * PANEL_HEIGHT;
         draw_panel(&mut svg, panel, chart, x, y);
     }
-    if let Some(first) = chart.panels.first() {
-        draw_legend(
-            &mut svg,
-            &first.series,
-            columns as f64 * PANEL_WIDTH + 10.0,
-            TITLE_HEIGHT + PLOT_TOP,
-        );
+    let mut legend: Vec<&Series> = Vec::new();
+    for series in chart.panels.iter().flat_map(|p| &p.series) {
+        if !legend.iter().any(|s| s.label == series.label) {
+            legend.push(series);
+        }
     }
-    let notes_top = TITLE_HEIGHT + rows as f64 * PANEL_HEIGHT;
+    draw_legend(
+        &mut svg,
+        &legend,
+        columns as f64 * PANEL_WIDTH + 10.0,
+        TITLE_HEIGHT + PLOT_TOP,
+    );
+    let notes_top = TITLE_HEIGHT + panels_height;
     for (i, note) in chart.footnotes.iter().enumerate() {
         let _ = writeln!(
             svg,
@@ -266,7 +280,7 @@ fn draw_panel(svg: &mut String, panel: &Panel, chart: &Chart, left: f64, top: f6
     let _ = writeln!(svg, "</g>");
 }
 
-fn draw_legend(svg: &mut String, series: &[Series], left: f64, top: f64) {
+fn draw_legend(svg: &mut String, series: &[&Series], left: f64, top: f64) {
     for (i, s) in series.iter().enumerate() {
         let y = top + 10.0 + i as f64 * LEGEND_ROW;
         let dash = if s.dashed {
@@ -337,9 +351,10 @@ fn marker(svg: &mut String, shape: Marker, color: &str, x: f64, y: f64) {
     };
 }
 
-/// `1`, `10`, `100`, `1k`, … `100M`, `1G`: short labels for the decade lines.
+/// `0.01`, `0.1`, `1`, `10`, `100`, `1k`, … `100M`, `1G`: short labels for the decade lines.
 fn power_of_ten_label(decade: i32) -> String {
     match decade {
+        -3..=-1 => format!("{}", 10f64.powi(decade)),
         d if d < 0 => format!("1e{d}"),
         0..=2 => 10u64.pow(decade as u32).to_string(),
         3..=5 => format!("{}k", 10u64.pow(decade as u32 - 3)),
@@ -424,6 +439,9 @@ mod tests {
     #[test]
     fn labels_and_numbers() {
         assert_eq!(power_of_ten_label(0), "1");
+        assert_eq!(power_of_ten_label(-1), "0.1");
+        assert_eq!(power_of_ten_label(-3), "0.001");
+        assert_eq!(power_of_ten_label(-4), "1e-4");
         assert_eq!(power_of_ten_label(4), "10k");
         assert_eq!(power_of_ten_label(7), "10M");
         assert_eq!(num(-0.04), "0");

@@ -193,8 +193,57 @@ pub fn run(variant: Variant, board: &Board, max_depth: u32) -> Vec<Outcome> {
     }
 }
 
+/// Exact values of positions on the lab's tree, for the studies that need them (the
+/// oracle's move ordering): the `pvs_aspiration` search, one searcher kept from call
+/// to call, so that its table, killers and history serve the next question.
+pub struct ValueSearch {
+    searcher: Searcher,
+    /// What all the searches so far visited.
+    total: Counts,
+}
+
+/// Table entries a `ValueSearch` keeps before it starts an empty table (about
+/// 40 bytes each): forgetting costs time, never exactness.
+const VALUE_TABLE_LIMIT: usize = 1 << 22;
+
+impl Default for ValueSearch {
+    fn default() -> Self {
+        ValueSearch {
+            searcher: Searcher::new(Variant::PvsAspiration.features()),
+            total: Counts::default(),
+        }
+    }
+}
+
+impl ValueSearch {
+    /// Minimax's value of `board` searched `depth` plies, for its side to move (mate
+    /// distances counted from `board`).
+    pub fn value(&mut self, board: &Board, depth: u32) -> Score {
+        if depth == 0 {
+            self.total.nodes += 1;
+            self.total.leaves += 1;
+            return eval::evaluate(board.chess());
+        }
+        if self.searcher.table.len() > VALUE_TABLE_LIMIT {
+            self.searcher.table.clear();
+        }
+        let outcome = *self
+            .searcher
+            .iterate(board, depth)
+            .last()
+            .expect("depth >= 1");
+        self.total.add(&outcome.counts);
+        outcome.value
+    }
+
+    /// Nodes visited by all the searches so far.
+    pub fn nodes(&self) -> u64 {
+        self.total.nodes
+    }
+}
+
 /// The score of a node without legal moves: mated, or stalemate.
-fn terminal_score(board: &Board, ply: usize) -> Score {
+pub(super) fn terminal_score(board: &Board, ply: usize) -> Score {
     if board.in_check() {
         score::mated_in(ply)
     } else {
