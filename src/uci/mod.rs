@@ -456,6 +456,7 @@ impl Session {
             ponder: p.ponder,
             searchmoves,
             multipv: self.options.multipv,
+            strength: None,
         }
     }
 
