@@ -336,6 +336,62 @@ fn every_level_mates_a_bare_king_with_a_queen_or_a_rook() {
     e.quit();
 }
 
+/// A tablebase win is kept at the weakest and the strongest level: 8 moves of K+Q v K+R
+/// against the tables' best defence, each move still a win by the tables. Needs the
+/// 3-4-piece tables (`TABAS_SYZYGY`, else `../shared/data/syzygy`); without them the
+/// test says so on stderr and passes.
+#[test]
+fn a_tablebase_win_is_kept_at_every_level() {
+    use shakmaty_syzygy::{Tablebase, Wdl};
+    let Some(dir) = syzygy_dir() else {
+        return;
+    };
+    let mut tables = Tablebase::<Chess>::new();
+    tables.add_directory(&dir).expect("the tables");
+    let (mut e, min, max) = limited_engine(None);
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    e.sync();
+    for (elo, fen) in [
+        (min, "8/8/3k4/8/8/8/2r5/Q3K3 w - - 0 1"),
+        (min, "4k3/8/8/3q4/8/8/8/1R2K3 b - - 0 1"),
+        (max, "8/8/3k4/8/8/8/2r5/Q3K3 w - - 0 1"),
+    ] {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("ucinewgame");
+        let mut pos = parse_fen(fen);
+        assert_eq!(
+            tables.probe_wdl_after_zeroing(&pos).unwrap(),
+            Wdl::Win,
+            "{fen}"
+        );
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..8 {
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            let best = search(&mut e, &format!("go {CLOCK}"), &pos)
+                .best
+                .expect("a move");
+            moves.push(best.to_uci(STD).to_string());
+            pos.play_unchecked(best);
+            if pos.is_checkmate() {
+                break;
+            }
+            let wdl = tables.probe_wdl_after_zeroing(&pos).unwrap();
+            if wdl != Wdl::Loss {
+                e.fail(&format!(
+                    "{fen} at {elo}: after {moves:?} the defence has {wdl:?}"
+                ));
+            }
+            let (defence, _) = tables.best_move(&pos).unwrap().expect("a defence");
+            moves.push(defence.to_uci(STD).to_string());
+            pos.play_unchecked(defence);
+        }
+    }
+    e.quit();
+}
+
 /// The score of the side to move in the last line before `bestmove`, in centipawns
 /// (mates as ±10,000).
 fn score_of(searched: &Searched) -> i64 {
