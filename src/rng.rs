@@ -20,6 +20,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// A number in `[0, 1)`, uniform (53 bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// A number in `0..n` (`n` > 0; the bias of the modulo is negligible for small `n`).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
@@ -63,5 +68,14 @@ mod tests {
         let d: Vec<u64> = (0..8).map(|_| other.below(1000)).collect();
         assert_ne!(b, d);
         assert!(b.iter().all(|&x| x < 1000));
+    }
+
+    #[test]
+    fn unit_numbers_lie_in_zero_to_one() {
+        let mut r = Rng::new(1, 2);
+        let xs: Vec<f64> = (0..10_000).map(|_| r.unit()).collect();
+        assert!(xs.iter().all(|x| (0.0..1.0).contains(x)));
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        assert!((mean - 0.5).abs() < 0.02, "{mean}");
     }
 }

@@ -136,6 +136,11 @@ impl TimeManager {
         })
     }
 
+    /// What a normal move should take (the plan before the search says how it goes).
+    pub fn optimum(&self) -> Duration {
+        self.optimum
+    }
+
     /// The search returns at once when this much time has passed.
     pub fn hard(&self) -> Duration {
         self.hard

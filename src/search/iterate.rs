@@ -64,7 +64,14 @@ impl Searcher<'_> {
             self.report(0, 0, result.score, ScoreBound::Exact, report);
             return result;
         }
-        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
+        // The lines reported; a search below full strength may search more, to choose
+        // its move among them (`strength.rs`).
+        let shown = self.limits.multipv.clamp(1, self.root_moves.len());
+        let lines = if self.weakening.is_some() {
+            self.plan_weakened_search(root, shown)
+        } else {
+            shown
+        };
         self.several_lines = lines > 1;
         let max_depth = self
             .limits
@@ -121,7 +128,7 @@ impl Searcher<'_> {
             self.pv_index = 0;
             if lines > 1 && !self.stopped {
                 self.root_moves.rank_lines(lines);
-                self.report_lines(depth, lines, report);
+                self.report_lines(depth, shown, report);
             }
             // The root takes only moves whose search completed, so even an interrupted
             // iteration's line is a fully searched one, at least as good as the last.
@@ -145,6 +152,9 @@ impl Searcher<'_> {
             let (first_move, first_score, best_nodes) =
                 first_line.unwrap_or((best.mv, score, best.nodes));
             scores.push(first_score);
+            if self.weakening.is_some() {
+                self.keep_weakened_lines(depth, lines, &scores);
+            }
             if depth > 1 && Some(first_move) == previous_first_move {
                 stable_iterations += 1;
             } else {
@@ -170,6 +180,9 @@ impl Searcher<'_> {
                 break;
             }
             last_progress = Some(progress);
+        }
+        if self.weakening.is_some() {
+            self.play_weakened(&mut result, report);
         }
         self.show_the_move_played(result.best, line_depth, report);
         if result.ponder.is_none()
@@ -297,15 +310,31 @@ impl Searcher<'_> {
             .root_moves
             .get(rank)
             .map_or_else(Vec::new, |r| r.pv.clone());
+        self.report_line(rank + 1, depth, score, bound, pv, report);
+    }
+
+    /// Reports `pv` as line `multipv` (1 = the best) with `score`.
+    pub(super) fn report_line(
+        &mut self,
+        multipv: usize,
+        depth: i32,
+        score: Score,
+        bound: ScoreBound,
+        pv: Vec<Move>,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        if self.id != 0 {
+            return;
+        }
         let (score, bound) = match self.tablebase_score(score) {
             Some(tb) => (tb, ScoreBound::Exact),
             None => (score, bound),
         };
-        if rank == 0 {
+        if multipv == 1 {
             self.shown = pv.first().map(|&m| (m, bound));
         }
         report(&Report {
-            multipv: rank + 1,
+            multipv,
             depth,
             seldepth: self.seldepth,
             score,

@@ -21,6 +21,8 @@
 //! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV), and the
 //!   root's side of the search (its move list, the tablebases' ranking);
 //! * `threads.rs`: Lazy SMP: the search threads and what they share;
+//! * `strength.rs`: playing below full strength (`UCI_LimitStrength`): a node budget
+//!   and a human choice among the best lines, both outside the tree search;
 //! * `params.rs`: every tuneable number.
 
 mod alphabeta;
@@ -38,6 +40,7 @@ mod root;
 pub(crate) mod see;
 mod stack;
 mod state;
+pub mod strength;
 pub mod threads;
 
 use crate::nnue::AccumulatorStack;
@@ -54,6 +57,7 @@ use root::RootMoves;
 use shakmaty::{Move, Position};
 use stack::Stack;
 use state::PvTable;
+use strength::{Strength, Weakening};
 use threads::{Member, ThreadGroup};
 
 pub use control::Control;
@@ -138,6 +142,8 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// How many best lines to find and report (MultiPV); 0 counts as 1.
     pub multipv: usize,
+    /// Play below full strength (`UCI_LimitStrength`); `None`: full strength.
+    pub strength: Option<Strength>,
 }
 
 /// Whether a reported score is exact or a bound (aspiration fail high / low).
@@ -269,6 +275,8 @@ pub struct Searcher<'a> {
     announce: Option<&'a dyn Fn(CurrentMove)>,
     /// Beta cutoffs counted for the laboratory (`Report::cutoffs`).
     cutoffs: Cutoffs,
+    /// Playing below full strength: the plan and the lines to choose from.
+    weakening: Option<Weakening>,
 }
 
 impl<'a> Searcher<'a> {
@@ -335,6 +343,11 @@ impl<'a> Searcher<'a> {
         } else {
             TimeManager::new(&limits.clock, move_overhead_ms, policy)
         };
+        // Every thread makes the same plan, so that all stop at the same node count.
+        let weakening = limits.strength.map(|s| {
+            let move_time = strength::move_time(&limits.clock, move_overhead_ms, limits.infinite);
+            Weakening::new(s, move_time)
+        });
         Searcher {
             tt,
             control,
@@ -374,6 +387,7 @@ impl<'a> Searcher<'a> {
             several_lines: false,
             announce: None,
             cutoffs: Cutoffs::default(),
+            weakening,
         }
     }
 

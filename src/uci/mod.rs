@@ -25,10 +25,12 @@
 
 mod command;
 mod debug_log;
+mod opponent;
 pub(crate) mod options;
 
 use crate::engine::{Engine, SearchEvent, Stopper};
 use crate::score::{self, MAX_PLY};
+use crate::search::strength::Strength;
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
 use crate::wdl;
@@ -239,6 +241,8 @@ struct Session {
     options: Options,
     debug: bool,
     dev_options: bool,
+    /// Searches started at a limited strength (each draws its move with its own seed).
+    weakened_searches: u64,
 }
 
 impl Session {
@@ -331,6 +335,16 @@ impl Session {
                     );
                 }
             }
+            Ok(OptionEffect::Opponent) => match &self.options.opponent {
+                Some(o) => log::info!(
+                    "UCI_Opponent: {} {} {}, rating {} (noted; play does not depend on it)",
+                    o.title.as_deref().unwrap_or("untitled"),
+                    if o.computer { "computer" } else { "human" },
+                    o.name,
+                    o.elo.map_or("unknown".to_string(), |e| e.to_string())
+                ),
+                None => log::info!("UCI_Opponent: none"),
+            },
             Ok(OptionEffect::LoadNetwork(None)) => self.engine.set_network_file(None),
             Ok(OptionEffect::LoadNetwork(Some(path))) => match crate::nnue::load_file(&path) {
                 Ok(net) => {
@@ -426,8 +440,26 @@ impl Session {
         );
     }
 
+    /// The seed of a limited strength's choice for the next search: `Strength Seed`
+    /// (0: a number of this process's own, from the clock) mixed with the position
+    /// and the count of such searches, so that games do not repeat themselves, while
+    /// a test with a fixed seed replays the same moves.
+    fn next_strength_seed(&mut self) -> u64 {
+        self.weakened_searches += 1;
+        let base = match self.options.strength_seed {
+            0 => process_seed(),
+            seed => seed,
+        };
+        base ^ self.engine.board().key().rotate_left(23)
+            ^ self.weakened_searches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     /// Search limits from `go` parameters: absurd numbers are clamped, never trusted.
-    fn limits(&self, p: &GoParams) -> Limits {
+    fn limits(&mut self, p: &GoParams) -> Limits {
+        let strength = self.options.strength_elo().map(|elo| Strength {
+            elo,
+            seed: self.next_strength_seed(),
+        });
         let pos = self.engine.board().chess();
         let nonneg = |v: Option<i64>| v.map(|x| x.max(0) as u64);
         let (time_left, increment) = match pos.turn() {
@@ -456,6 +488,7 @@ impl Session {
             ponder: p.ponder,
             searchmoves,
             multipv: self.options.multipv,
+            strength,
         }
     }
 
@@ -580,6 +613,18 @@ impl Session {
         let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
         send(&format!("Checkers: {}", checkers.join(" ")));
     }
+}
+
+/// A number of this process's own, the same for all its searches: the clock at its
+/// first use and the process id.
+fn process_seed() -> u64 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        nanos ^ u64::from(std::process::id()).rotate_left(32)
+    })
 }
 
 /// `info depth … score … pv …` for one report; with `wdl` (`UCI_ShowWDL`), the

@@ -3,9 +3,13 @@
 //! Names are matched case-insensitively (UCI spec). Values out of range or of the
 //! wrong type are refused with an error and leave the option unchanged.
 //! `Debug_*` options switch parts of the search off for measurement; they are
-//! accepted but not listed, so GUIs never show them to players.
+//! accepted but not listed, so GUIs never show them to players. Neither is
+//! `Strength Seed`, which fixes the choices of a limited strength for tests (`tabas
+//! --dev` lists them all).
 
 use super::command::{UciError, parse_number};
+use super::opponent::{self, Opponent};
+use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
 use crate::search::{SWITCH_OPTIONS, SearchConfig};
 use crate::tablebase::{self, EMPTY_PATH, TbConfig};
 
@@ -42,6 +46,17 @@ pub struct Options {
     /// `Use NNUE`: evaluate with a network (`EvalFile`'s, else the built-in one)
     /// rather than the hand-written evaluation.
     pub use_nnue: bool,
+    /// `UCI_LimitStrength`: play at `elo`, not at full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the level when the strength is limited.
+    pub elo: u32,
+    /// `UCI_AnalyseMode`: the GUI analyses; full strength whatever the limit says.
+    pub analyse_mode: bool,
+    /// `UCI_Opponent`: kept and logged; it changes nothing (see `opponent`).
+    pub opponent: Option<Opponent>,
+    /// `Strength Seed` (not listed): seeds a limited strength's choices, so that a
+    /// test replays the same moves; 0, the default: a seed of the process's own.
+    pub strength_seed: u64,
 }
 
 impl Default for Options {
@@ -57,7 +72,19 @@ impl Default for Options {
             search: SearchConfig::default(),
             syzygy: TbConfig::default(),
             use_nnue: use_nnue_default(),
+            limit_strength: false,
+            elo: ELO_DEFAULT,
+            analyse_mode: false,
+            opponent: None,
+            strength_seed: 0,
         }
+    }
+}
+
+impl Options {
+    /// The Elo a search plays at: `None` at full strength (no limit, or analysis).
+    pub fn strength_elo(&self) -> Option<u32> {
+        (self.limit_strength && !self.analyse_mode).then_some(self.elo)
     }
 }
 
@@ -83,6 +110,8 @@ pub enum OptionEffect {
     LoadNetwork(Option<String>),
     /// Evaluate with a network or not (`Options::use_nnue`).
     Evaluation,
+    /// `Options::opponent` changed: logged.
+    Opponent,
 }
 
 /// What GUIs show, and some send back, for an empty string option.
@@ -97,6 +126,10 @@ pub const BUILT_IN_NETWORK: &str = "<built-in>";
 pub fn eval_file_default() -> &'static str {
     crate::nnue::embedded_name().unwrap_or(EMPTY_STRING)
 }
+
+/// The name of the option that seeds a limited strength's choices (not listed but with
+/// `--dev`).
+pub const STRENGTH_SEED: &str = "Strength Seed";
 
 /// The name of the option that opens the debug log (see `debug_log`).
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
@@ -142,11 +175,19 @@ pub fn declarations(dev: bool) -> Vec<String> {
             "option name EvalFile type string default {}",
             eval_file_default()
         ),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}"),
+        "option name UCI_AnalyseMode type check default false".to_string(),
+        format!("option name UCI_Opponent type string default {EMPTY_STRING}"),
     ];
     if dev {
         for name in SWITCH_OPTIONS {
             lines.push(format!("option name {name} type check default true"));
         }
+        lines.push(format!(
+            "option name {STRENGTH_SEED} type spin default 0 min 0 max {}",
+            i64::MAX
+        ));
     }
     #[cfg(feature = "tuning")]
     for t in crate::search::params::TUNABLES {
@@ -248,6 +289,26 @@ impl Options {
                     })
                     .map(str::to_string),
             )),
+            "uci_limitstrength" => {
+                self.limit_strength = check(value, name)?;
+                Ok(OptionEffect::None)
+            }
+            "uci_elo" => {
+                self.elo = spin(value, name, ELO_MIN.into(), ELO_MAX.into())? as u32;
+                Ok(OptionEffect::None)
+            }
+            "uci_analysemode" => {
+                self.analyse_mode = check(value, name)?;
+                Ok(OptionEffect::None)
+            }
+            "uci_opponent" => {
+                self.opponent = opponent::parse(value)?;
+                Ok(OptionEffect::Opponent)
+            }
+            _ if key.eq_ignore_ascii_case(STRENGTH_SEED) => {
+                self.strength_seed = spin(value, name, 0, i64::MAX)? as u64;
+                Ok(OptionEffect::None)
+            }
             // Opened or closed by the stdin reader as the line arrives, so that every
             // line read after it is logged (`command::on_arrival`): nothing left to do.
             _ if key.eq_ignore_ascii_case(DEBUG_LOG_FILE) => Ok(OptionEffect::None),
@@ -311,7 +372,43 @@ mod tests {
         assert!(o.set("Syzygy50MoveRule", Some("1")).is_err());
         assert!(o.set("NoSuchOption", Some("1")).is_err());
         assert!(o.set("Use NNUE", Some("1")).is_err());
+        assert!(o.set("UCI_Elo", Some(&(ELO_MIN - 1).to_string())).is_err());
+        assert!(o.set("UCI_Elo", Some(&(ELO_MAX + 1).to_string())).is_err());
+        assert!(o.set("UCI_Elo", Some("strong")).is_err());
+        assert!(o.set("UCI_Elo", None).is_err());
+        assert!(o.set("UCI_LimitStrength", Some("on")).is_err());
+        assert!(o.set("UCI_AnalyseMode", Some("yes")).is_err());
+        assert!(o.set("UCI_Opponent", Some("GM lots human X")).is_err());
+        assert!(o.set("Strength Seed", Some("-1")).is_err());
         assert_eq!(o, before);
+    }
+
+    #[test]
+    fn strength_options() {
+        let mut o = Options::default();
+        assert_eq!(o.strength_elo(), None, "full strength by default");
+        o.set("UCI_Elo", Some("2000")).unwrap();
+        assert_eq!(o.strength_elo(), None, "UCI_Elo alone limits nothing");
+        o.set("uci_limitstrength", Some("true")).unwrap();
+        assert_eq!(o.strength_elo(), Some(2000));
+        o.set("UCI_AnalyseMode", Some("true")).unwrap();
+        assert_eq!(o.strength_elo(), None, "analysis is at full strength");
+        o.set("UCI_AnalyseMode", Some("false")).unwrap();
+        for elo in [ELO_MIN, ELO_MAX] {
+            o.set("UCI_Elo", Some(&elo.to_string())).unwrap();
+            assert_eq!(o.strength_elo(), Some(elo));
+        }
+        assert_eq!(
+            o.set("UCI_Opponent", Some("IM 2450 human Anna Ushenina")),
+            Ok(OptionEffect::Opponent)
+        );
+        assert_eq!(o.opponent.as_ref().map(|p| p.elo), Some(Some(2450)));
+        o.set("UCI_Opponent", Some("<empty>")).unwrap();
+        assert_eq!(o.opponent, None);
+        o.set("Strength Seed", Some("12345")).unwrap();
+        assert_eq!(o.strength_seed, 12345);
+        let listed = |dev| declarations(dev).iter().any(|l| l.contains(STRENGTH_SEED));
+        assert!(!listed(false) && listed(true));
     }
 
     #[test]
