@@ -571,7 +571,8 @@ fn usage_error(msg: &str, usage: &str) -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
+    /// A command line's words (the lab's modules test their parsers with it).
+    pub(super) fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
     }
 

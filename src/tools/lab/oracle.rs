@@ -364,10 +364,7 @@ pub fn measure(position: &LabPosition, max_depth: u32) -> OracleResult {
 mod tests {
     use super::*;
     use crate::tools::lab::parse_position;
-
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::tools::lab::tests::args;
 
     fn options(text: &str) -> Options {
         match parse_args(&args(text)) {

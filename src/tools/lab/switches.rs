@@ -386,10 +386,7 @@ pub fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    use crate::tools::lab::tests::args;
 
     fn options(text: &str) -> Options {
         match parse_args(&args(text)) {
