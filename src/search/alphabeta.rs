@@ -91,7 +91,9 @@ impl Searcher<'_> {
         // Step 5. Transposition table: the move to try first, and at non-PV nodes
         // a cutoff when the stored bound already decides this window.
         let entry = self.tt.probe(board.key());
-        let tt_move = entry.map_or(0, |e| e.packed_move);
+        // The table move, packed as the table keeps it (0: none); the picker decodes
+        // it into a move of this position (step 7), if the node gets that far.
+        let packed_table_move = entry.map_or(0, |e| e.packed_move);
         if let Some(e) = entry
             && excluded.is_none()
             && self.config.tt_cutoffs
@@ -244,7 +246,7 @@ impl Searcher<'_> {
         // Step 6d. Internal iterative reduction: without a move from the table, this
         // node was never searched (or not usefully): search it one ply shallower now;
         // the next iteration finds a table move and the full depth.
-        if self.config.iir && !root && tt_move == 0 && depth >= params.iir_min_depth {
+        if self.config.iir && !root && packed_table_move == 0 && depth >= params.iir_min_depth {
             depth -= 1;
         }
 
@@ -272,20 +274,20 @@ impl Searcher<'_> {
         // check, or else generated stage by stage as the node needs them.
         let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
         if root {
-            picker.listed(&self.root_move_list(), tt_move);
+            picker.listed(&self.root_move_list(), packed_table_move);
         } else if in_check {
-            picker.listed(&board.chess().legal_moves(), tt_move);
+            picker.listed(&board.chess().legal_moves(), packed_table_move);
         } else {
-            picker.staged(tt_move);
+            picker.staged(packed_table_move);
         }
         let table_move = picker.table_move();
 
-        // Step 7a. Singular extension: when the table's move is much better than every
+        // Step 7a. Singular extension: when the table move is much better than every
         // other move (all of them fail below its stored score minus a margin in a
         // reduced search without it), it is searched one ply deeper: the line depends
         // on it. If instead even the other moves beat beta, this node fails high
         // (multi-cut); if only the stored score does, the table move gets one ply less.
-        let mut tt_move_extension = 0;
+        let mut table_move_extension = 0;
         if let Some(e) = entry
             && self.config.singular
             && !root
@@ -311,11 +313,11 @@ impl Searcher<'_> {
                 return 0;
             }
             if score < singular_beta {
-                tt_move_extension = 1;
+                table_move_extension = 1;
             } else if singular_beta >= beta {
                 return singular_beta;
             } else if tt_score >= beta {
-                tt_move_extension = -1;
+                table_move_extension = -1;
             }
         }
 
@@ -419,7 +421,7 @@ impl Searcher<'_> {
             // the rest with a null window that only asks "better than alpha?", and a
             // full re-search when the answer is yes.
             let extension = if Some(m) == table_move {
-                tt_move_extension
+                table_move_extension
             } else {
                 0
             };

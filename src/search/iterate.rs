@@ -194,7 +194,7 @@ impl Searcher<'_> {
         result
     }
 
-    /// A line one move long has no move to ponder on: the table's move for the
+    /// A line one move long has no move to ponder on: the table move of the
     /// position after `best`, if it holds one and it is legal there (the slot may
     /// hold another position's entry). Reads the table only: the search is unchanged.
     pub(super) fn ponder_from_table(&self, root: &Board, best: Move) -> Option<Move> {

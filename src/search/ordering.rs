@@ -1,5 +1,5 @@
 //! Move ordering: the order in which a node tries its moves decides how much
-//! alpha-beta can prune. Best first: the table's move, then captures and queen
+//! alpha-beta can prune. Best first: the table move, then captures and queen
 //! promotions by MVV-LVA, then the two killers of this ply, then quiet moves by
 //! history, then captures that lose material by static exchange (checked lazily,
 //! when such a capture comes up), then underpromotions.
@@ -20,7 +20,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position, Role};
 
 /// Order scores of the stages; each stage sorts above all later ones.
-const TT_MOVE_SCORE: i32 = 1 << 30;
+const TABLE_MOVE_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 28;
 const KILLER_SCORES: [i32; KILLER_SLOTS] = [1 << 27, (1 << 27) - 1];
 /// The quiet move that last refuted the opponent's previous move: after the killers.
@@ -160,7 +160,7 @@ enum Stage {
 /// The moves of one node, handed out best first, in stages, each prepared only when
 /// reached:
 ///
-/// 1. the table's move;
+/// 1. the table move;
 /// 2. captures and queen promotions by MVV-LVA, picked one at a time; a capture that
 ///    loses material by static exchange is checked when it comes up and set aside;
 /// 3. the two killers, then the counter move;
@@ -185,7 +185,7 @@ pub struct MovePicker<'a> {
     quiet_start: usize,
     /// Losing captures and underpromotions, for the last stage.
     bad: ArrayVec<Scored, MAX_MOVES>,
-    /// The table's move, when it is legal here (it comes first).
+    /// The table move, when it is legal here (it comes first).
     table_move: Option<Move>,
     /// Whether the moves are generated stage by stage (pseudo-legal), or were given.
     staged: bool,
@@ -235,11 +235,11 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Every move of an ordinary node (not the root, not in check), generated stage
-    /// by stage; `tt_move` is the table's packed move (0: none).
-    pub fn staged(&mut self, tt_move: u16) {
+    /// by stage; `packed_table_move` is the table move as the table keeps it (0: none).
+    pub fn staged(&mut self, packed_table_move: u16) {
         debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
         self.staged = true;
-        self.table_move = unpack_move(self.pos, tt_move);
+        self.table_move = unpack_move(self.pos, packed_table_move);
     }
 
     /// Captures and queen promotions only, most valuable victim first (quiescence,
@@ -256,13 +256,17 @@ impl<'a> MovePicker<'a> {
         self.skip_quiets = true;
     }
 
-    /// The legal `moves` given (the root's, or the evasions of a node in check).
-    pub fn listed(&mut self, moves: &[Move], tt_move: u16) {
-        if tt_move != 0 {
-            self.table_move = moves.iter().copied().find(|&m| pack_move(m) == tt_move);
+    /// The legal `moves` given (the root's, or the evasions of a node in check);
+    /// `packed_table_move` as for `staged`.
+    pub fn listed(&mut self, moves: &[Move], packed_table_move: u16) {
+        if packed_table_move != 0 {
+            self.table_move = moves
+                .iter()
+                .copied()
+                .find(|&m| pack_move(m) == packed_table_move);
         }
         if let Some(m) = self.table_move {
-            self.push(m, TT_MOVE_SCORE);
+            self.push(m, TABLE_MOVE_SCORE);
         }
         let mut quiets = ArrayVec::<Move, MAX_MOVES>::new();
         for &m in moves {
@@ -287,7 +291,7 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// The table's move, if it is legal here (it comes first).
+    /// The table move, if it is legal here (it comes first).
     pub fn table_move(&self) -> Option<Move> {
         self.table_move
     }
@@ -598,7 +602,7 @@ mod tests {
     };
 
     #[test]
-    fn picker_orders_tt_move_then_captures_by_victim() {
+    fn picker_orders_table_move_then_captures_by_victim() {
         // White can take a queen with a pawn or with the rook, and a pawn with the queen.
         let pos: Chess = "4k3/8/8/3q4/4P3/8/1p6/RQ2K3 w - - 0 1"
             .parse::<Fen>()
@@ -755,7 +759,7 @@ mod tests {
                     } else {
                         pick(&mut rng)
                     };
-                    let tt = match rng.below(3) {
+                    let packed_table_move = match rng.below(3) {
                         0 => 0,
                         1 if !legal.is_empty() => {
                             pack_move(legal[rng.below(legal.len() as u64) as usize])
@@ -780,9 +784,9 @@ mod tests {
                         order
                     };
                     let mut listed = MovePicker::new(pos, ALL_ON);
-                    listed.listed(&legal, tt);
+                    listed.listed(&legal, packed_table_move);
                     let mut staged = MovePicker::new(pos, ALL_ON);
-                    staged.staged(tt);
+                    staged.staged(packed_table_move);
                     assert_eq!(run(staged), run(listed), "{line}");
                     compared += 1;
                 }
