@@ -7,11 +7,10 @@ use super::node::{NodeKind, NonPv, Pv};
 use super::ordering::{MovePicker, QuietHints, is_quiet};
 use super::see::see_ge;
 use super::stack::Reached;
-use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, MAX_PLY, Score};
 use crate::tablebase::wdl_score;
-use crate::tt::{Bound, Entry};
+use crate::tt::Bound;
 
 /// A tablebase result holds at any depth: it is stored this many plies deeper than
 /// the node, so that searches do not replace it.
@@ -125,17 +124,8 @@ impl Searcher<'_> {
                 } else {
                     self.evaluate(board, ply)
                 };
-                self.tt.store(
-                    board.key(),
-                    Entry {
-                        packed_move: 0,
-                        score: score::to_tt(tb.score, ply),
-                        static_eval,
-                        depth: (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
-                        bound: tb.bound,
-                    },
-                    params.replacement(),
-                );
+                let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                self.store(board, ply, depth, tb.score, tb.bound, None, static_eval);
                 return tb.score;
             }
             if pv_node {
@@ -511,17 +501,8 @@ impl Searcher<'_> {
         }
         best_score = best_score.min(tb_cap);
         let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt.store(
-            board.key(),
-            Entry {
-                packed_move: best_move.map_or(0, pack_move),
-                score: score::to_tt(best_score, ply),
-                static_eval: if in_check { 0 } else { raw_eval },
-                depth,
-                bound,
-            },
-            params.replacement(),
-        );
+        let stored_eval = if in_check { 0 } else { raw_eval };
+        self.store(board, ply, depth, best_score, bound, best_move, stored_eval);
 
         // Step 12. Correction histories learn the static evaluation's error: where the
         // result is quiet (no capture or promotion decided it) and its bound says on
@@ -578,17 +559,8 @@ impl Searcher<'_> {
                 break;
             }
             if score >= probcut_beta {
-                self.tt.store(
-                    board.key(),
-                    Entry {
-                        packed_move: pack_move(m),
-                        score: score::to_tt(score, ply),
-                        static_eval: raw_eval,
-                        depth: depth - params.probcut_reduction,
-                        bound: Bound::Lower,
-                    },
-                    params.replacement(),
-                );
+                let depth = depth - params.probcut_reduction;
+                self.store(board, ply, depth, score, Bound::Lower, Some(m), raw_eval);
                 found = Some(score);
                 break;
             }

@@ -3,7 +3,8 @@
 //! * `mod.rs` (here): what a search is asked (`Limits`), the developer switches, what
 //!   it reports and answers, and the `Searcher` itself: one thread's search state,
 //!   its constructors, and the small steps every node takes (counting the node and
-//!   watching the clock, evaluating, entering a child, keeping the PV);
+//!   watching the clock, evaluating, entering a child, writing the table, keeping
+//!   the PV);
 //! * `iterate.rs`: iterative deepening with aspiration windows, reporting, and when to
 //!   stop (the clock, nodes, a mate found);
 //! * `control.rs`: the stop flag and the ponder state, shared with the UCI thread;
@@ -44,11 +45,12 @@ pub mod strength;
 pub mod threads;
 
 use crate::nnue::AccumulatorStack;
+use crate::packed_move::pack_move;
 use crate::position::Board;
-use crate::score::{MAX_PLY, Score};
+use crate::score::{self, MAX_PLY, Score};
 use crate::tablebase::Tablebases;
 use crate::time::{Clock, Policy, TimeManager};
-use crate::tt::TranspositionTable;
+use crate::tt::{Bound, Entry, TranspositionTable};
 use correction::CorrectionHistory;
 use history::{ContinuationHistory, CounterMoves, History};
 use ordering::{Killers, OrderingSwitches};
@@ -518,6 +520,35 @@ impl<'a> Searcher<'a> {
         if child.network().is_some() {
             self.accumulators.push_move(ply, us, m);
         }
+    }
+
+    /// Writes the node at `ply` (`board`) into the table: what a search `depth` plies
+    /// deep proved (`score` as a `bound`; mates are kept relative to the node), its best
+    /// move (none: a move stored for the position stays), and the network's static
+    /// evaluation `raw_eval` (so that a later visit need not compute it; 0 in check).
+    #[inline]
+    #[allow(clippy::too_many_arguments)] // each is a field of the entry
+    fn store(
+        &self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        score: Score,
+        bound: Bound,
+        best_move: Option<Move>,
+        raw_eval: Score,
+    ) {
+        self.tt.store(
+            board.key(),
+            Entry {
+                packed_move: best_move.map_or(0, pack_move),
+                score: score::to_tt(score, ply),
+                static_eval: raw_eval,
+                depth,
+                bound,
+            },
+            self.config.params.replacement(),
+        );
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -4,10 +4,9 @@
 
 use super::Searcher;
 use super::ordering::{MovePicker, QuietHints};
-use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
-use crate::tt::{Bound, Entry};
+use crate::tt::Bound;
 use shakmaty::Position;
 
 /// The depth quiescence results are stored at: below every main-search entry.
@@ -103,16 +102,14 @@ impl Searcher<'_> {
 
         if self.config.quiescence_tt {
             let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(
-                board.key(),
-                Entry {
-                    packed_move: best_move.map_or(0, pack_move),
-                    score: score::to_tt(best, ply),
-                    static_eval,
-                    depth: QUIESCENCE_DEPTH,
-                    bound,
-                },
-                self.config.params.replacement(),
+            self.store(
+                board,
+                ply,
+                QUIESCENCE_DEPTH,
+                best,
+                bound,
+                best_move,
+                static_eval,
             );
         }
         best
