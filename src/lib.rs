@@ -5,6 +5,7 @@
 //! `wdl` (score → win/draw/loss chances, for `uci`) holds the model that `tabas wdl-fit` fits.
 //! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng`, which the tools share.
 //! `packed_move` is a move in 16 bits, as the table and the self-play data files store it.
+//! `special_moves` holds the rules of en passant and castling that `position`'s check test, `nnue`'s update and `search`'s static exchange share.
 //! `args` reads the numbers of command lines (`genfens`, the tools).
 //! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
 //! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
@@ -31,6 +32,7 @@ pub mod position;
 pub(crate) mod rng;
 pub mod score;
 pub mod search;
+pub(crate) mod special_moves;
 mod tablebase;
 mod text;
 mod time;

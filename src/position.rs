@@ -9,11 +9,12 @@
 
 use crate::nnue::Network;
 use crate::score::Score;
+use crate::special_moves::{castling_destinations, en_passant_victim};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
-    PositionErrorKinds, Role, Square, attacks,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, PositionErrorKinds,
+    Role, Square, attacks,
 };
 
 #[derive(Clone, Debug)]
@@ -163,14 +164,13 @@ pub fn gives_check(pos: &Chess, m: Move) -> bool {
             (to, promotion.unwrap_or(role))
         }
         Move::EnPassant { from, to } => {
-            let captured = Square::from_coords(to.file(), from.rank());
+            let captured = en_passant_victim(from, to);
             occupied = occupied.without(from).without(captured).with(to);
             ours = ours.without(from);
             (to, Role::Pawn)
         }
         Move::Castle { king: k, rook } => {
-            let side = CastlingSide::from_king_side(rook > k);
-            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+            let (king_to, rook_to) = castling_destinations(us, k, rook);
             occupied = occupied
                 .without(k)
                 .without(rook)

@@ -18,7 +18,8 @@
 //! checks every number that the integer arithmetic depends on.
 
 use crate::score::Score;
-use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
+use crate::special_moves::{castling_destinations, en_passant_victim};
+use shakmaty::{Board, Color, Move, Piece, Role, Square};
 use std::sync::OnceLock;
 
 #[cfg(target_arch = "x86_64")]
@@ -192,7 +193,7 @@ impl Delta {
             }
             Move::EnPassant { from, to } => {
                 let pawn = piece(Role::Pawn);
-                let taken = Square::from_coords(to.file(), from.rank());
+                let taken = en_passant_victim(from, to);
                 Delta {
                     removed: [
                         (pawn, from),
@@ -210,13 +211,10 @@ impl Delta {
                 }
             }
             Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(rook > king);
+                let (king_to, rook_to) = castling_destinations(us, king, rook);
                 Delta {
                     removed: [(piece(Role::King), king), (piece(Role::Rook), rook)],
-                    added: [
-                        (piece(Role::King), side.king_to(us)),
-                        (piece(Role::Rook), side.rook_to(us)),
-                    ],
+                    added: [(piece(Role::King), king_to), (piece(Role::Rook), rook_to)],
                     removed_len: 2,
                     added_len: 2,
                 }

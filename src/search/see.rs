@@ -22,6 +22,7 @@
 //! exchange are ignored; the least valuable attacker always recaptures next (which
 //! is not always the best order); only material on the one square counts.
 
+use crate::special_moves::en_passant_victim;
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square};
 
@@ -129,7 +130,7 @@ impl<'a> Exchange<'a> {
                 )
             }
             Move::EnPassant { from, to } => {
-                let taken = Square::from_coords(to.file(), from.rank());
+                let taken = en_passant_victim(from, to);
                 (
                     to,
                     board.occupied().without(from).without(taken),
