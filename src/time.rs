@@ -60,6 +60,8 @@ const SIMPLE_MOVES_TO_GO: u64 = 30;
 const SIMPLE_HARD_OVER_SOFT: u64 = 4;
 /// ...and is at most 1/n of the usable clock.
 const SIMPLE_HARD_FRACTION: u64 = 4;
+/// ...and each move also plans for this many quarters of the increment.
+const SIMPLE_INCREMENT_QUARTERS: u64 = 3;
 /// Adaptive: moves assumed still to come in sudden death.
 const MOVES_TO_GO_ESTIMATE: u64 = 25;
 /// Adaptive: a `movestogo` beyond this is read as this (the far future is uncertain).
@@ -189,7 +191,8 @@ fn simple(usable: u64, clock: &Clock) -> (u64, u64) {
     let moves_to_go = clock.moves_to_go.map_or(SIMPLE_MOVES_TO_GO, |m| {
         (m as u64).clamp(1, SIMPLE_MOVES_TO_GO)
     });
-    let soft = (usable / moves_to_go).saturating_add(clock.increment / 4 * 3);
+    let soft =
+        (usable / moves_to_go).saturating_add(clock.increment / 4 * SIMPLE_INCREMENT_QUARTERS);
     let hard_cap = if moves_to_go == 1 {
         usable
     } else {

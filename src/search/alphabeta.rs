@@ -293,7 +293,7 @@ impl Searcher<'_> {
             self.stack[ply].excluded = Some(m);
             let score = self.negamax::<NonPv>(
                 board,
-                (depth - 1) / 2,
+                params.singular_depth(depth),
                 singular_beta - 1,
                 singular_beta,
                 ply,
@@ -404,7 +404,8 @@ impl Searcher<'_> {
                     // A large correction: the static evaluation, and the pruning and
                     // ordering built on it, are unsure here.
                     - (correction.abs() >= params.lmr_correction_threshold) as i32;
-                reduction = reduction.clamp(0, depth - 2);
+                // (Not `clamp`: with tuned numbers the cap may fall below 0.)
+                reduction = reduction.min(params.lmr_max_reduction(depth)).max(0);
             }
 
             // Step 9. Principal variation search: the first move with the full window,
@@ -596,7 +597,7 @@ impl Searcher<'_> {
             self.killers.add(ply, m);
         }
         if self.config.history {
-            let bonus = depth * depth;
+            let bonus = self.config.params.history_bonus(depth);
             let side = board.turn();
             self.history.update(side, m, bonus);
             for &q in tried {

@@ -12,7 +12,8 @@
 //! `tuning` build, where `Params` is `ParamValues` itself, reads them at run time.
 //!
 //! Numbers that are not a matter of taste (limits, table sizes) are plain
-//! constants at the end.
+//! constants at the end. The time manager's numbers are a block of their own, at the
+//! top of `src/time.rs`: they are tested against the clock, not the tree.
 
 use crate::score::MAX_PLY;
 use crate::tt::Replacement;
@@ -86,6 +87,9 @@ tunables! {
     /// ...but by at most this many plies either way, so that a move with bad history is
     /// still searched to a depth where it can show itself.
     lmr_history_max = 2, 0..=6, step 1;
+    /// A reduced search is never shallower than this many plies (a reduction is at most
+    /// depth − 1 − this, and never below 0).
+    lmr_min_reduced_depth = 1, 1..=3, step 1;
 
     /// Reverse futility pruning applies up to this remaining depth...
     rfp_max_depth = 8, 3..=12, step 1;
@@ -129,9 +133,15 @@ tunables! {
     /// ...and every other move fails below the table's score minus this much per ply
     /// of depth (centipawns).
     se_margin_per_ply = 2, 1..=8, step 1;
+    /// The search without the table move is this share of depth − 1 deep (hundredths).
+    se_depth_share = 50, 25..=75, step 5;
 
     /// Internal iterative reduction from this remaining depth on.
     iir_min_depth = 4, 2..=10, step 1;
+
+    /// A quiet move that cuts off gains this × depth² / 100 history (butterfly and
+    /// continuation), and each quiet move tried before it loses as much.
+    history_bonus_per_ply_sq = 100, 25..=400, step 10;
 
     /// Correction history (`correction.rs`): what each table's score is worth at full
     /// scale (centipawns): the pawn structure, the minor pieces and kings, each side's
@@ -218,6 +228,22 @@ impl ParamValues {
     pub fn null_move_reduction(&self, depth: i32) -> i32 {
         self.null_move_base_reduction + depth / self.null_move_depth_divisor
     }
+
+    /// The most a late move at `depth` may be reduced (below 0: not at all).
+    pub fn lmr_max_reduction(&self, depth: i32) -> i32 {
+        depth - 1 - self.lmr_min_reduced_depth
+    }
+
+    /// The depth of the singular-extension search of a node at `depth`.
+    pub fn singular_depth(&self, depth: i32) -> i32 {
+        (depth - 1) * self.se_depth_share / 100
+    }
+
+    /// The history bonus of a quiet move that cuts off at `depth` (and the malus of
+    /// the quiet moves tried before it).
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        self.history_bonus_per_ply_sq * depth * depth / 100
+    }
 }
 
 /// Late move reductions in whole plies by (depth, moves searched), computed from the
@@ -295,6 +321,17 @@ mod tests {
         assert_eq!(r.get(1, 1), 0);
         assert!(r.get(10, 20) > r.get(3, 4));
         assert!(r.get(63, 63) >= r.get(62, 63));
+    }
+
+    /// The numbers that were written into the search before they were tunables keep
+    /// their old values at the defaults.
+    #[test]
+    fn defaults_keep_the_old_formulas() {
+        for depth in 1..=MAX_DEPTH {
+            assert_eq!(DEFAULTS.history_bonus(depth), depth * depth);
+            assert_eq!(DEFAULTS.singular_depth(depth), (depth - 1) / 2);
+            assert_eq!(DEFAULTS.lmr_max_reduction(depth), depth - 2);
+        }
     }
 
     #[test]
