@@ -112,35 +112,21 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         Some("all") => return parse_all(&args[1..]),
         _ => {}
     }
-    let mut depth = None;
-    let (mut epd, mut csv, mut svg) = (None, None, None);
+    let mut flags = Flags::new(MAX_DEPTH);
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         if flag == "--help" || flag == "-h" {
             return Ok(Command::Help(USAGE));
         }
-        match flag.as_str() {
-            "--depth" => {
-                let value = parse_flag_value(flag, rest.next())?;
-                set_once(&mut depth, parse_depth(flag, value, MAX_DEPTH)?, flag)?;
-            }
-            "--epd" | "--csv" | "--svg" => {
-                let path = PathBuf::from(parse_flag_value(flag, rest.next())?);
-                let slot = match flag.as_str() {
-                    "--epd" => &mut epd,
-                    "--csv" => &mut csv,
-                    _ => &mut svg,
-                };
-                set_once(slot, path, flag)?;
-            }
-            other => return Err(format!("unknown lab argument '{other}'")),
+        if !flags.read(flag, &mut rest)? {
+            return Err(format!("unknown lab argument '{flag}'"));
         }
     }
     Ok(Command::Run(Options {
-        depth: depth.unwrap_or(DEFAULT_DEPTH),
-        epd,
-        csv,
-        svg,
+        depth: flags.depth.unwrap_or(DEFAULT_DEPTH),
+        epd: flags.epd,
+        csv: flags.csv,
+        svg: flags.svg,
     }))
 }
 
@@ -162,6 +148,73 @@ fn parse_all(args: &[String]) -> Result<Command, String> {
     out.map(Command::All).ok_or_else(|| {
         "lab all needs --out DIR (docs/lab to renew the repository's figures)".into()
     })
+}
+
+/// The flags that the lab's studies share, each given at most once: `--depth N`
+/// (1..=`max_depth`), `--epd FILE` (unless refused), `--csv FILE` and `--svg FILE`.
+/// Each study's parser hands it every flag first, and reads what it leaves.
+#[derive(Debug)]
+struct Flags {
+    max_depth: u32,
+    /// Whether `--epd` is a flag of this study (`tabas lab switches` searches the
+    /// bench positions only).
+    epd_allowed: bool,
+    depth: Option<u32>,
+    epd: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    svg: Option<PathBuf>,
+}
+
+impl Flags {
+    /// None read yet; `--depth` may be 1..=`max_depth`.
+    fn new(max_depth: u32) -> Flags {
+        Flags {
+            max_depth,
+            epd_allowed: true,
+            depth: None,
+            epd: None,
+            csv: None,
+            svg: None,
+        }
+    }
+
+    /// The same, with no `--epd` flag.
+    fn without_epd(self) -> Flags {
+        Flags {
+            epd_allowed: false,
+            ..self
+        }
+    }
+
+    /// Reads `flag`, and its value from `rest`, if it is one of these flags;
+    /// `Ok(false)`: it is not one (the study's parser reads it, or refuses it).
+    fn read<'a>(
+        &mut self,
+        flag: &str,
+        rest: &mut impl Iterator<Item = &'a String>,
+    ) -> Result<bool, String> {
+        let slot = match flag {
+            "--depth" => {
+                let value = parse_flag_value(flag, rest.next())?;
+                set_once(
+                    &mut self.depth,
+                    parse_depth(flag, value, self.max_depth)?,
+                    flag,
+                )?;
+                return Ok(true);
+            }
+            "--epd" if self.epd_allowed => &mut self.epd,
+            "--csv" => &mut self.csv,
+            "--svg" => &mut self.svg,
+            _ => return Ok(false),
+        };
+        set_once(
+            slot,
+            PathBuf::from(parse_flag_value(flag, rest.next())?),
+            flag,
+        )?;
+        Ok(true)
+    }
 }
 
 /// The value after `flag`: present and not empty.
@@ -645,6 +698,31 @@ mod tests {
             assert!(err.contains(expected), "{text}: {err}");
         }
         assert!(parse_args(&["--epd".into(), String::new()]).is_err());
+    }
+
+    /// The studies read `--depth`, `--csv` and `--svg` with the one reader: the same
+    /// values and the same messages.
+    #[test]
+    fn the_studies_share_their_flags() {
+        for study in ["", "oracle ", "switches "] {
+            for (text, expected) in [
+                ("--depth 0", "--depth must be 1.."),
+                ("--depth", "--depth needs a value"),
+                ("--csv a --csv b", "--csv given twice"),
+                ("--svg", "--svg needs a value"),
+            ] {
+                let err = parse_args(&args(&format!("{study}{text}"))).unwrap_err();
+                assert!(err.contains(expected), "{study}{text}: {err}");
+            }
+            let read = match parse_args(&args(&format!("{study}--depth 2 --csv a --svg b"))) {
+                Ok(Command::Run(o)) => (o.depth, o.csv, o.svg),
+                Ok(Command::Oracle(o)) => (o.depth, o.csv, o.svg),
+                Ok(Command::Switches(o)) => (o.depth, o.csv, o.svg),
+                other => panic!("{study}: {other:?}"),
+            };
+            let (a, b) = (Some(PathBuf::from("a")), Some(PathBuf::from("b")));
+            assert_eq!(read, (2, a, b), "{study}");
+        }
     }
 
     #[test]

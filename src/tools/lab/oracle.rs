@@ -33,10 +33,7 @@
 //! the oracle's nodes: they are its price, reported apart.
 
 use super::variants::{self, Counts, Outcome, ValueSearch, Variant};
-use super::{
-    Command, LabPosition, default_positions, parse_depth, parse_flag_value, read_positions,
-    set_once,
-};
+use super::{Command, Flags, LabPosition, default_positions, read_positions};
 use crate::eval;
 use crate::perft::perft;
 use crate::position::Board;
@@ -72,33 +69,21 @@ pub struct Options {
 
 /// Parses the arguments after `lab oracle`.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut depth = None;
-    let (mut epd, mut csv, mut svg) = (None, None, None);
+    let mut flags = Flags::new(MAX_DEPTH);
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
-        let slot = match flag.as_str() {
-            "--help" | "-h" => return Ok(Command::Help(USAGE)),
-            "--depth" => {
-                let value = parse_flag_value(flag, rest.next())?;
-                set_once(&mut depth, parse_depth(flag, value, MAX_DEPTH)?, flag)?;
-                continue;
-            }
-            "--epd" => &mut epd,
-            "--csv" => &mut csv,
-            "--svg" => &mut svg,
-            other => return Err(format!("unknown lab oracle argument '{other}'")),
-        };
-        set_once(
-            slot,
-            PathBuf::from(parse_flag_value(flag, rest.next())?),
-            flag,
-        )?;
+        if flag == "--help" || flag == "-h" {
+            return Ok(Command::Help(USAGE));
+        }
+        if !flags.read(flag, &mut rest)? {
+            return Err(format!("unknown lab oracle argument '{flag}'"));
+        }
     }
     Ok(Command::Oracle(Options {
-        depth: depth.unwrap_or(DEFAULT_DEPTH),
-        epd,
-        csv,
-        svg,
+        depth: flags.depth.unwrap_or(DEFAULT_DEPTH),
+        epd: flags.epd,
+        csv: flags.csv,
+        svg: flags.svg,
     }))
 }
 

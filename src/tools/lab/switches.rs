@@ -12,7 +12,7 @@
 //! `Debug_TimeManager` is left out: it changes how long a timed move thinks, not the
 //! tree of a fixed depth (its node counts would be the full engine's).
 
-use super::{Command, parse_depth, parse_flag_value, set_once};
+use super::{Command, Flags, parse_flag_value, set_once};
 use crate::bench;
 use crate::position::Board;
 use crate::search::{Control, Cutoffs, Limits, SWITCH_OPTIONS, ScoreBound, SearchConfig, Searcher};
@@ -101,21 +101,18 @@ pub struct Options {
 
 /// Parses the arguments after `lab switches`.
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
-    let mut depth = None;
+    let mut flags = Flags::new(MAX_DEPTH).without_epd();
     let mut positions = None;
     let mut only: Option<Vec<&'static str>> = None;
-    let mut csv = None;
-    let mut svg = None;
     let mut match_commands = false;
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
+        if flags.read(flag, &mut rest)? {
+            continue;
+        }
         match flag.as_str() {
             "--help" | "-h" => return Ok(Command::Help(USAGE)),
             "--match-commands" => match_commands = true,
-            "--depth" => {
-                let value = parse_flag_value(flag, rest.next())?;
-                set_once(&mut depth, parse_depth(flag, value, MAX_DEPTH)?, flag)?;
-            }
             "--positions" => {
                 let value = parse_flag_value(flag, rest.next())?;
                 let count = bench::POSITIONS.len();
@@ -129,16 +126,6 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
                 let value = parse_flag_value(flag, rest.next())?;
                 set_once(&mut only, parse_switch_list(value)?, flag)?;
             }
-            "--csv" => set_once(
-                &mut csv,
-                PathBuf::from(parse_flag_value(flag, rest.next())?),
-                flag,
-            )?,
-            "--svg" => set_once(
-                &mut svg,
-                PathBuf::from(parse_flag_value(flag, rest.next())?),
-                flag,
-            )?,
             other => return Err(format!("unknown lab switches argument '{other}'")),
         }
     }
@@ -146,17 +133,21 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
         .filter(|s| only.as_ref().is_none_or(|list| list.contains(s)))
         .collect();
     if match_commands {
-        if depth.is_some() || positions.is_some() || csv.is_some() || svg.is_some() {
+        if flags.depth.is_some()
+            || positions.is_some()
+            || flags.csv.is_some()
+            || flags.svg.is_some()
+        {
             return Err("--match-commands takes only --only".into());
         }
         return Ok(Command::MatchCommands(switches));
     }
     Ok(Command::Switches(Options {
-        depth: depth.unwrap_or(DEFAULT_DEPTH),
+        depth: flags.depth.unwrap_or(DEFAULT_DEPTH),
         positions: positions.unwrap_or(bench::POSITIONS.len()),
         switches,
-        csv,
-        svg,
+        csv: flags.csv,
+        svg: flags.svg,
     }))
 }
 
