@@ -345,11 +345,12 @@ impl Searcher<'_> {
         let (raw_eval, features, correction) = if in_check {
             (-INFINITY, None, 0)
         } else {
+            let features = self.correction_features(board, ply);
             let raw = match entry {
                 Some(e) => e.static_eval,
                 None => self.evaluate(board, ply),
             };
-            let (features, correction) = self.correction(board, ply);
+            let correction = self.correction(features.as_ref());
             (raw, features, correction)
         };
         let static_eval = if in_check {

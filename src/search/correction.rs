@@ -138,6 +138,33 @@ impl CorrectionHistory {
         self.written.clear(|row| last_moves[row].fill(0));
     }
 
+    /// Asks the cache for the five entries of `f`, to be read by `correction` a little
+    /// later (after the network's evaluation, say): the tables are too large for the
+    /// first-level cache, and the node would otherwise wait on each. Only a hint: it
+    /// changes nothing the tables hold.
+    #[inline]
+    pub fn prefetch(&self, f: &Features) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let side = f.side as usize;
+            let hint = |entry: &i16| {
+                // SAFETY: a prefetch only hints the cache; it reads nothing the program
+                // sees and cannot fault (SSE, part of the x86-64 baseline).
+                unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const i16).cast::<i8>()) }
+            };
+            hint(&self.pawns[side][slot(f.pawns)]);
+            hint(&self.minors[side][slot(f.minors)]);
+            hint(&self.non_pawns[side][0][slot(f.non_pawns[0])]);
+            hint(&self.non_pawns[side][1][slot(f.non_pawns[1])]);
+            if let Some((before, last)) = f.last_moves {
+                hint(&self.last_moves[before.index()][last.index()]);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = f;
+    }
+
     /// What to add to the static evaluation of a position with features `f` (centipawns).
     pub fn correction(&self, f: &Features, params: &Params) -> Score {
         let side = f.side as usize;

@@ -483,20 +483,28 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// What the correction histories know of the node at `ply` (`board`): its
-    /// features and the correction they add to its static evaluation (none with the
-    /// switch off).
-    fn correction(&self, board: &Board, ply: usize) -> (Option<correction::Features>, Score) {
+    /// The features the correction histories key the node at `ply` (`board`) by, their
+    /// entries already asked of the cache (none with the switch off). Called before the
+    /// network's evaluation so that the two overlap; `correction` reads the entries.
+    #[inline]
+    fn correction_features(&self, board: &Board, ply: usize) -> Option<correction::Features> {
         if !self.config.correction {
-            return (None, 0);
+            return None;
         }
         let features = correction::Features::new(
             board.chess().board(),
             board.turn(),
             self.stack.earlier_moves(ply),
         );
-        let value = self.correction.correction(&features, &self.config.params);
-        (Some(features), value)
+        self.correction.prefetch(&features);
+        Some(features)
+    }
+
+    /// What the correction histories add to the static evaluation of a node with
+    /// `features` (nothing without them).
+    #[inline]
+    fn correction(&self, features: Option<&correction::Features>) -> Score {
+        features.map_or(0, |f| self.correction.correction(f, &self.config.params))
     }
 
     /// The static evaluation of `board`, the position at `ply` on the current path,

@@ -48,6 +48,11 @@ impl Searcher<'_> {
 
         // Stand pat: the side to move may decline every capture.
         // The network's evaluation (what the table keeps), and the corrected one.
+        let features = if in_check {
+            None
+        } else {
+            self.correction_features(board, ply)
+        };
         let static_eval = if in_check {
             0
         } else {
@@ -59,7 +64,8 @@ impl Searcher<'_> {
         let mut best = if in_check {
             -score::INFINITY
         } else {
-            let stand_pat = score::clamp_eval(static_eval + self.correction(board, ply).1);
+            let stand_pat =
+                score::clamp_eval(static_eval + self.correction(features.as_ref()));
             if stand_pat >= beta {
                 return stand_pat;
             }
