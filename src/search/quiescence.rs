@@ -64,8 +64,7 @@ impl Searcher<'_> {
         let mut best = if in_check {
             -score::INFINITY
         } else {
-            let stand_pat =
-                score::clamp_eval(static_eval + self.correction(features.as_ref()));
+            let stand_pat = score::clamp_eval(static_eval + self.correction(features.as_ref()));
             if stand_pat >= beta {
                 return stand_pat;
             }
