@@ -48,18 +48,16 @@ impl Searcher<'_> {
 
         // Stand pat: the side to move may decline every capture.
         // The network's evaluation (what the table keeps), and the corrected one.
-        let features = if in_check {
-            None
+        // (The correction's entries are asked of the cache before the network evaluates.)
+        let (features, static_eval) = if in_check {
+            (None, 0)
         } else {
-            self.correction_features(board, ply)
-        };
-        let static_eval = if in_check {
-            0
-        } else {
-            match entry {
+            let features = self.correction_features(board, ply);
+            let raw = match entry {
                 Some(e) => e.static_eval,
                 None => self.evaluate(board, ply),
-            }
+            };
+            (features, raw)
         };
         let mut best = if in_check {
             -score::INFINITY
