@@ -10,6 +10,7 @@
 //! (see `Control::elapsed`).
 //! `Move Overhead` and a small safety reserve are never planned for.
 
+use crate::search::params::ParamValues;
 use std::time::Duration;
 
 /// What the GUI told us about the clock for this move (milliseconds).
@@ -41,8 +42,11 @@ pub struct Progress {
     pub best_move_effort: f64,
 }
 
-// Every number of the time manager. `usable` below is the clock minus `Move Overhead`,
-// `SAFETY_MS` and the latency reserve.
+// The time manager's safety margins and bounds. Its numbers of taste (`time_*`: the
+// share of the clock a move plans for, the hard limit's multiple and share, and how
+// stability, a falling score and the effort scale the soft limit) are tunables in
+// `src/search/params.rs`. `usable` below is the clock minus `Move Overhead`, `SAFETY_MS`
+// and the latency reserve.
 
 /// Never planned for, on top of `Move Overhead`: a cushion for a stall of the GUI, the
 /// runner or the OS (1000 games at 1+0.01, 15 at a time on 16 cores, showed stalls of
@@ -62,33 +66,49 @@ const SIMPLE_HARD_OVER_SOFT: u64 = 4;
 const SIMPLE_HARD_FRACTION: u64 = 4;
 /// ...and each move also plans for this many quarters of the increment.
 const SIMPLE_INCREMENT_QUARTERS: u64 = 3;
-/// Adaptive: moves assumed still to come in sudden death.
-const MOVES_TO_GO_ESTIMATE: u64 = 25;
 /// Adaptive: a `movestogo` beyond this is read as this (the far future is uncertain).
 const MOVES_TO_GO_MAX: u64 = 50;
-/// Adaptive: share of the increment planned for each move (per mille).
-const INCREMENT_SHARE_PERMILLE: u64 = 800;
-/// Adaptive: the hard limit is at most this multiple of the optimum...
-const HARD_OVER_OPTIMUM: u64 = 5;
-/// ...and at most this share of the usable clock (per mille), plus 1/movestogo of it,
-/// capped at `HARD_SHARE_MAX_PERMILLE`: one move never gambles the game.
-const HARD_SHARE_PERMILLE: u64 = 250;
+/// Adaptive: the hard limit's share of the usable clock (`time_hard_share` plus
+/// 1/movestogo) is capped here: one move never gambles the game (per mille).
 const HARD_SHARE_MAX_PERMILLE: u64 = 750;
-/// Stability: the soft limit is scaled by `STABILITY_BASE - STABILITY_STEP * n` after
-/// n iterations with the same best move (n counted up to `STABILITY_MAX`).
-const STABILITY_BASE: f64 = 1.30;
-const STABILITY_STEP: f64 = 0.06;
+/// Stability: iterations with the same best move count up to this many.
 const STABILITY_MAX: u32 = 10;
-/// Score drop: +`SCORE_DROP_PER_CP` per centipawn lost, within these bounds.
-const SCORE_DROP_PER_CP: f64 = 0.012;
+/// Score drop: the factor never shrinks the soft limit below this (a rising score).
 const SCORE_FACTOR_MIN: f64 = 0.85;
-const SCORE_FACTOR_MAX: f64 = 1.60;
-/// Effort: scaled by `EFFORT_OFFSET + EFFORT_WEIGHT * (1 - share of nodes on the best move)`,
-/// within these bounds (a best move that takes nearly all the effort is clear).
-const EFFORT_OFFSET: f64 = 0.40;
-const EFFORT_WEIGHT: f64 = 2.00;
+/// Effort: the factor stays within these bounds.
 const EFFORT_FACTOR_MIN: f64 = 0.50;
 const EFFORT_FACTOR_MAX: f64 = 2.00;
+
+/// How the soft limit follows the search (from the `time_*` tunables, as factors).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Scaling {
+    stability_base: f64,
+    stability_step: f64,
+    score_drop_per_cp: f64,
+    score_factor_max: f64,
+    effort_offset: f64,
+    effort_weight: f64,
+}
+
+impl Scaling {
+    fn new(params: &ParamValues) -> Scaling {
+        let hundredths = |n: i32| n as f64 / 100.0;
+        Scaling {
+            stability_base: hundredths(params.time_stability_base),
+            stability_step: hundredths(params.time_stability_step),
+            score_drop_per_cp: params.time_score_drop as f64 / 1000.0,
+            score_factor_max: hundredths(params.time_score_factor_max),
+            effort_offset: hundredths(params.time_effort_offset),
+            effort_weight: hundredths(params.time_effort_weight),
+        }
+    }
+
+    /// The score-drop factor for a drop of `score_drop` centipawns.
+    fn score(&self, score_drop: i32) -> f64 {
+        (1.0 + self.score_drop_per_cp * score_drop as f64)
+            .clamp(SCORE_FACTOR_MIN, self.score_factor_max)
+    }
+}
 
 /// The time plan for one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,17 +119,26 @@ pub struct TimeManager {
     hard: Duration,
     /// `movetime`, or the simple rule: the soft limit does not move with the search.
     fixed_soft: bool,
+    scaling: Scaling,
 }
 
 impl TimeManager {
-    /// The plan for one move, or `None` when the search has no clock (depth, nodes, infinite).
-    pub fn new(clock: &Clock, move_overhead_ms: u64, policy: Policy) -> Option<TimeManager> {
+    /// The plan for one move, or `None` when the search has no clock (depth, nodes,
+    /// infinite). `params` gives the numbers of taste (`time_*`).
+    pub fn new(
+        clock: &Clock,
+        move_overhead_ms: u64,
+        policy: Policy,
+        params: &ParamValues,
+    ) -> Option<TimeManager> {
+        let scaling = Scaling::new(params);
         if let Some(movetime) = clock.movetime {
             let t = Duration::from_millis(movetime.saturating_sub(move_overhead_ms));
             return Some(TimeManager {
                 optimum: t,
                 hard: t,
                 fixed_soft: true,
+                scaling,
             });
         }
         let left = clock.time_left?;
@@ -124,7 +153,7 @@ impl TimeManager {
             .saturating_sub(latency_reserve);
         let (optimum, hard) = match policy {
             Policy::Simple => simple(usable, clock),
-            Policy::Adaptive => adaptive(usable, clock),
+            Policy::Adaptive => adaptive(usable, clock, params),
         };
         // The least planned thinking time is zero: the search always completes its
         // first iteration (well under a millisecond), so a move always comes out,
@@ -135,6 +164,7 @@ impl TimeManager {
             optimum: Duration::from_millis(optimum),
             hard: Duration::from_millis(hard),
             fixed_soft: policy == Policy::Simple,
+            scaling,
         })
     }
 
@@ -153,11 +183,12 @@ impl TimeManager {
         if self.fixed_soft {
             return self.optimum;
         }
-        let stability =
-            STABILITY_BASE - STABILITY_STEP * progress.stable_iterations.min(STABILITY_MAX) as f64;
-        let score = (1.0 + SCORE_DROP_PER_CP * progress.score_drop as f64)
-            .clamp(SCORE_FACTOR_MIN, SCORE_FACTOR_MAX);
-        let effort = (EFFORT_OFFSET + EFFORT_WEIGHT * (1.0 - progress.best_move_effort))
+        let scaling = &self.scaling;
+        let stability = scaling.stability_base
+            - scaling.stability_step * progress.stable_iterations.min(STABILITY_MAX) as f64;
+        let score = scaling.score(progress.score_drop);
+        let effort = (scaling.effort_offset
+            + scaling.effort_weight * (1.0 - progress.best_move_effort))
             .clamp(EFFORT_FACTOR_MIN, EFFORT_FACTOR_MAX);
         self.optimum
             .mul_f64(stability * score * effort)
@@ -172,9 +203,9 @@ impl TimeManager {
         if self.fixed_soft {
             return self.optimum;
         }
-        let score =
-            (1.0 + SCORE_DROP_PER_CP * score_drop as f64).clamp(SCORE_FACTOR_MIN, SCORE_FACTOR_MAX);
-        self.optimum.mul_f64(score).min(self.hard)
+        self.optimum
+            .mul_f64(self.scaling.score(score_drop))
+            .min(self.hard)
     }
 
     /// One legal move: nothing to think about.
@@ -207,12 +238,15 @@ fn simple(usable: u64, clock: &Clock) -> (u64, u64) {
 /// The adaptive plan: a share of what is left for the moves to come plus most of the
 /// increment; the hard limit a multiple of that, within a share of the clock that grows
 /// as the end of a period nears (time left at the end of a period is wasted).
-fn adaptive(usable: u64, clock: &Clock) -> (u64, u64) {
+fn adaptive(usable: u64, clock: &Clock, params: &ParamValues) -> (u64, u64) {
     let moves_to_go = match clock.moves_to_go {
         Some(m) => (m as u64).clamp(1, MOVES_TO_GO_MAX),
-        None => MOVES_TO_GO_ESTIMATE,
+        None => params.time_moves_to_go as u64,
     };
-    let increment = clock.increment.saturating_mul(INCREMENT_SHARE_PERMILLE) / 1000;
+    let increment = clock
+        .increment
+        .saturating_mul(params.time_increment_share as u64)
+        / 1000;
     // With a period ending, keep a move's share in hand: (movestogo + 1).
     let share = if clock.moves_to_go.is_some() {
         usable / (moves_to_go + 1)
@@ -220,17 +254,18 @@ fn adaptive(usable: u64, clock: &Clock) -> (u64, u64) {
         usable / moves_to_go
     };
     let optimum = share.saturating_add(increment);
-    let hard_share = (HARD_SHARE_PERMILLE + 1000 / moves_to_go).min(HARD_SHARE_MAX_PERMILLE);
+    let hard_share =
+        (params.time_hard_share as u64 + 1000 / moves_to_go).min(HARD_SHARE_MAX_PERMILLE);
     let hard_cap = usable / 1000 * hard_share + usable % 1000 * hard_share / 1000;
-    (
-        optimum,
-        optimum.saturating_mul(HARD_OVER_OPTIMUM).min(hard_cap),
-    )
+    let hard = optimum.saturating_mul(params.time_hard_over_optimum as u64) / 10;
+    (optimum, hard.min(hard_cap))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DEFAULT: ParamValues = ParamValues::DEFAULT;
 
     fn clock(left: u64, inc: u64, mtg: Option<u32>) -> Clock {
         Clock {
@@ -260,24 +295,47 @@ mod tests {
     #[test]
     fn no_clock_means_no_plan() {
         for policy in [Policy::Adaptive, Policy::Simple] {
-            assert_eq!(TimeManager::new(&Clock::default(), 10, policy), None);
+            assert_eq!(
+                TimeManager::new(&Clock::default(), 10, policy, &DEFAULT),
+                None
+            );
         }
+    }
+
+    /// The time tunables all at their lowest, or all at their highest, allowed values
+    /// (what a tuner may try), besides the defaults.
+    fn time_extremes() -> [ParamValues; 3] {
+        let mut low = DEFAULT;
+        let mut high = DEFAULT;
+        for t in crate::search::params::TUNABLES.iter() {
+            if t.name.starts_with("time_") {
+                *low.get_mut(t.name).unwrap() = t.min;
+                *high.get_mut(t.name).unwrap() = t.max;
+            }
+        }
+        [DEFAULT, low, high]
     }
 
     #[test]
     fn never_plans_past_the_clock() {
-        for policy in [Policy::Adaptive, Policy::Simple] {
-            for left in [0, 1, 5, 30, 50, 100, 1_000, 60_000, u64::MAX / 2] {
-                for inc in [0, 10, 1_000, 100_000] {
-                    for mtg in [None, Some(1), Some(2), Some(40), Some(0), Some(u32::MAX)] {
-                        let tm = TimeManager::new(&clock(left, inc, mtg), 10, policy).unwrap();
-                        let cap = left.saturating_sub(10 + SAFETY_MS);
-                        let ctx = format!("{policy:?} {left} {inc} {mtg:?}: {tm:?}");
-                        assert!(tm.hard.as_millis() as u64 <= cap, "{ctx}");
-                        assert!(tm.optimum <= tm.hard, "{ctx}");
-                        for p in [calm(), troubled()] {
-                            assert!(tm.soft(&p) <= tm.hard, "{ctx}");
-                            assert!(tm.soft_for_several_lines(p.score_drop) <= tm.hard, "{ctx}");
+        for params in time_extremes() {
+            for policy in [Policy::Adaptive, Policy::Simple] {
+                for left in [0, 1, 5, 30, 50, 100, 1_000, 60_000, u64::MAX / 2] {
+                    for inc in [0, 10, 1_000, 100_000] {
+                        for mtg in [None, Some(1), Some(2), Some(40), Some(0), Some(u32::MAX)] {
+                            let tm = TimeManager::new(&clock(left, inc, mtg), 10, policy, &params)
+                                .unwrap();
+                            let cap = left.saturating_sub(10 + SAFETY_MS);
+                            let ctx = format!("{policy:?} {left} {inc} {mtg:?}: {tm:?}");
+                            assert!(tm.hard.as_millis() as u64 <= cap, "{ctx}");
+                            assert!(tm.optimum <= tm.hard, "{ctx}");
+                            for p in [calm(), troubled()] {
+                                assert!(tm.soft(&p) <= tm.hard, "{ctx}");
+                                // A search that has time always gets some of it.
+                                assert!(tm.optimum.is_zero() || !tm.soft(&p).is_zero(), "{ctx}");
+                                let several = tm.soft_for_several_lines(p.score_drop);
+                                assert!(several <= tm.hard, "{ctx}");
+                            }
                         }
                     }
                 }
@@ -290,7 +348,8 @@ mod tests {
     /// like) do not stretch it.
     #[test]
     fn several_lines_think_as_long_as_one_settled_or_not() {
-        let tm = TimeManager::new(&clock(16_441, 1_000, None), 10, Policy::Adaptive).unwrap();
+        let tm =
+            TimeManager::new(&clock(16_441, 1_000, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         assert_eq!(tm.soft_for_several_lines(0), tm.optimum);
         assert!(
             tm.soft(&troubled()) > tm.optimum,
@@ -306,25 +365,26 @@ mod tests {
     #[test]
     fn one_move_never_gambles_the_game() {
         // Sudden death: at most a quarter of the clock plus 1/25 of it.
-        let tm = TimeManager::new(&clock(10_000, 0, None), 0, Policy::Adaptive).unwrap();
+        let tm = TimeManager::new(&clock(10_000, 0, None), 0, Policy::Adaptive, &DEFAULT).unwrap();
         assert!(tm.hard <= Duration::from_millis(2_900), "{tm:?}");
         // Last move before the time control: at most three quarters.
-        let tm = TimeManager::new(&clock(10_000, 0, Some(1)), 0, Policy::Adaptive).unwrap();
+        let tm =
+            TimeManager::new(&clock(10_000, 0, Some(1)), 0, Policy::Adaptive, &DEFAULT).unwrap();
         assert!(tm.hard <= Duration::from_millis(7_500), "{tm:?}");
     }
 
     #[test]
     fn without_increment_the_latency_of_future_moves_is_kept() {
         // 2+0: 40 moves x 5 ms stay in reserve, on top of overhead and safety.
-        let tm = TimeManager::new(&clock(2_000, 0, None), 10, Policy::Adaptive).unwrap();
+        let tm = TimeManager::new(&clock(2_000, 0, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         let usable = 2_000 - 10 - SAFETY_MS - LATENCY_RESERVE_MOVES * MOVE_LATENCY_MS;
         assert!(tm.hard <= Duration::from_millis(usable), "{tm:?}");
         // Below the reserve: the least thinking time, not the rest of the clock.
-        let tm = TimeManager::new(&clock(200, 0, None), 10, Policy::Adaptive).unwrap();
+        let tm = TimeManager::new(&clock(200, 0, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         assert_eq!(tm.hard, Duration::ZERO);
         // An increment that pays for the latency needs no reserve.
-        let a = TimeManager::new(&clock(2_000, 10, None), 10, Policy::Adaptive).unwrap();
-        let b = TimeManager::new(&clock(2_000, 0, None), 10, Policy::Adaptive).unwrap();
+        let a = TimeManager::new(&clock(2_000, 10, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
+        let b = TimeManager::new(&clock(2_000, 0, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         assert!(a.hard > b.hard);
     }
 
@@ -334,7 +394,7 @@ mod tests {
             movetime: Some(1000),
             ..Clock::default()
         };
-        let tm = TimeManager::new(&c, 30, Policy::Adaptive).unwrap();
+        let tm = TimeManager::new(&c, 30, Policy::Adaptive, &DEFAULT).unwrap();
         assert_eq!(tm.hard(), Duration::from_millis(970));
         assert_eq!(tm.soft(&troubled()), Duration::from_millis(970));
     }
@@ -342,7 +402,7 @@ mod tests {
     #[test]
     fn spends_a_share_of_the_clock() {
         for policy in [Policy::Adaptive, Policy::Simple] {
-            let tm = TimeManager::new(&clock(60_000, 0, None), 10, policy).unwrap();
+            let tm = TimeManager::new(&clock(60_000, 0, None), 10, policy, &DEFAULT).unwrap();
             assert!(tm.optimum >= Duration::from_millis(1_000), "{tm:?}");
             assert!(tm.optimum <= Duration::from_millis(3_000), "{tm:?}");
         }
@@ -350,18 +410,20 @@ mod tests {
 
     #[test]
     fn a_troubled_search_gets_more_time_than_a_calm_one() {
-        let tm = TimeManager::new(&clock(60_000, 600, None), 10, Policy::Adaptive).unwrap();
+        let tm =
+            TimeManager::new(&clock(60_000, 600, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         let (easy, hard) = (tm.soft(&calm()), tm.soft(&troubled()));
         assert!(easy < tm.optimum, "{easy:?} {tm:?}");
         assert!(hard > tm.optimum, "{hard:?} {tm:?}");
         // The simple rule ignores the search.
-        let tm = TimeManager::new(&clock(60_000, 600, None), 10, Policy::Simple).unwrap();
+        let tm = TimeManager::new(&clock(60_000, 600, None), 10, Policy::Simple, &DEFAULT).unwrap();
         assert_eq!(tm.soft(&calm()), tm.soft(&troubled()));
     }
 
     #[test]
     fn answer_now_means_zero() {
-        let mut tm = TimeManager::new(&clock(60_000, 0, None), 10, Policy::Adaptive).unwrap();
+        let mut tm =
+            TimeManager::new(&clock(60_000, 0, None), 10, Policy::Adaptive, &DEFAULT).unwrap();
         tm.answer_now();
         assert_eq!(tm.hard(), Duration::ZERO);
         assert_eq!(tm.soft(&troubled()), Duration::ZERO);

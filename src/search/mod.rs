@@ -343,11 +343,16 @@ impl<'a> Searcher<'a> {
         let time = if limits.infinite || id != 0 {
             None
         } else {
-            TimeManager::new(&limits.clock, move_overhead_ms, policy)
+            TimeManager::new(&limits.clock, move_overhead_ms, policy, &config.params)
         };
         // Every thread makes the same plan, so that all stop at the same node count.
         let weakening = limits.strength.map(|s| {
-            let move_time = strength::move_time(&limits.clock, move_overhead_ms, limits.infinite);
+            let move_time = strength::move_time(
+                &limits.clock,
+                move_overhead_ms,
+                limits.infinite,
+                &config.params,
+            );
             Weakening::new(s, move_time)
         });
         Searcher {

@@ -12,8 +12,9 @@
 //! `tuning` build, where `Params` is `ParamValues` itself, reads them at run time.
 //!
 //! Numbers that are not a matter of taste (limits, table sizes) are plain
-//! constants at the end. The time manager's numbers are a block of their own, at the
-//! top of `src/time.rs`: they are tested against the clock, not the tree.
+//! constants at the end. The time manager's numbers of taste are here too (`time_*`,
+//! tuned at a real clock); its safety margins and bounds stay at the top of
+//! `src/time.rs`.
 
 use crate::score::MAX_PLY;
 use crate::tt::Replacement;
@@ -160,6 +161,29 @@ tunables! {
     tt_age_weight = 8, 1..=32, step 2;
     /// ...and a non-exact entry of the same position survives a new one this many plies shallower.
     tt_keep_deeper_by = 3, 0..=8, step 1;
+
+    /// Time (`src/time.rs`, the adaptive plan): moves assumed still to come in sudden
+    /// death, so that a move's share is 1/this of the usable clock...
+    time_moves_to_go = 25, 10..=50, step 3;
+    /// ...plus this share of the increment (per mille).
+    time_increment_share = 800, 400..=1000, step 50;
+    /// Time: the hard limit is at most this multiple of the optimum (tenths)...
+    time_hard_over_optimum = 50, 20..=100, step 5;
+    /// ...and at most this share of the usable clock, plus 1/movestogo of it (per mille).
+    time_hard_share = 250, 100..=500, step 25;
+    /// Time: the soft limit is scaled by base − step × n after n iterations in a row with
+    /// the same best move (hundredths; n counts up to 10, so the factor stays above 0.2).
+    time_stability_base = 130, 100..=200, step 6;
+    time_stability_step = 6, 0..=8, step 1;
+    /// Time: the soft limit grows by this share per centipawn the score dropped
+    /// (thousandths)...
+    time_score_drop = 12, 0..=40, step 2;
+    /// ...up to this factor (hundredths).
+    time_score_factor_max = 160, 100..=300, step 10;
+    /// Time: the soft limit is scaled by offset + weight × (1 − the best move's share of
+    /// the root's nodes) (hundredths): a best move that takes nearly all the effort is clear.
+    time_effort_offset = 40, 0..=100, step 5;
+    time_effort_weight = 200, 50..=400, step 15;
 }
 
 impl Default for ParamValues {

@@ -40,6 +40,7 @@
 //! Stockfish 15.1's `UCI_Elo` (1350..2850), the anchor of the calibration, is itself
 //! calibrated, kept below Tabas's full strength at the top.
 
+use super::params::ParamValues;
 use super::root::RootMove;
 use super::{Report, ScoreBound, SearchResult, Searcher};
 use crate::position::Board;
@@ -197,11 +198,16 @@ impl Level {
 
 /// The time a move may take by the time manager's plan for `clock` (`None` without a
 /// clock, or in a search only `stop` ends).
-pub fn move_time(clock: &Clock, move_overhead_ms: u64, infinite: bool) -> Option<Duration> {
+pub fn move_time(
+    clock: &Clock,
+    move_overhead_ms: u64,
+    infinite: bool,
+    params: &ParamValues,
+) -> Option<Duration> {
     if infinite {
         return None;
     }
-    TimeManager::new(clock, move_overhead_ms, Policy::Adaptive).map(|t| t.optimum())
+    TimeManager::new(clock, move_overhead_ms, Policy::Adaptive, params).map(|t| t.optimum())
 }
 
 /// The side to move has a queen or a rook and the other side a bare king: a won ending
@@ -466,13 +472,16 @@ mod tests {
             increment: 100,
             ..Clock::default()
         };
-        let t = move_time(&clock, 10, false).unwrap();
+        let t = move_time(&clock, 10, false, &ParamValues::DEFAULT).unwrap();
         assert!(
             t.abs_diff(REFERENCE_MOVE_TIME) < Duration::from_millis(10),
             "{t:?}"
         );
-        assert_eq!(move_time(&clock, 10, true), None);
-        assert_eq!(move_time(&Clock::default(), 10, false), None);
+        assert_eq!(move_time(&clock, 10, true, &ParamValues::DEFAULT), None);
+        assert_eq!(
+            move_time(&Clock::default(), 10, false, &ParamValues::DEFAULT),
+            None
+        );
     }
 
     /// A search of `fen` at `elo` with `seed` and no clock (the level's budget): the
