@@ -47,7 +47,8 @@ pub const USAGE: &str =
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
-  --epochs E          passes over the training positions (default 12); for the last
+  --epochs E          passes over the training positions (default: as many as show
+                      the net 200 M positions, 4..=40); for the last
                       quarter of them the learning rate is cut by 10 and the output
                       weights stay fixed on the net file's grid (exact in the file)
   --batch B           positions a step (default 4096)
@@ -64,7 +65,8 @@ pub const USAGE: &str =
 pub struct Settings {
     pub hidden: usize,
     pub buckets: usize,
-    pub epochs: usize,
+    /// `None`: set by the data's size (`epochs_for`).
+    pub epochs: Option<usize>,
     pub batch: usize,
     pub lr: f64,
     pub wd: f64,
@@ -81,9 +83,17 @@ const DEFAULT_HIDDEN: usize = 128;
 /// One output layer for about every four pieces on the board: the usual choice of
 /// small nets, and the lowest validation loss of 1, 4 and 8 (README, "The network").
 const DEFAULT_BUCKETS: usize = 8;
-/// With `DEFAULT_BATCH`, about 3,000 steps on a million positions; the validation
-/// loss (λ = 0) was still falling slowly at 12 epochs on 8,657 games.
-const DEFAULT_EPOCHS: usize = 12;
+/// Without `--epochs`, the epochs show the net this many positions in all (within
+/// `AUTO_EPOCHS`): a budget of optimizer steps rather than of passes, so that more data
+/// means fewer passes over it. On 4.3 M quiet positions the validation loss was
+/// 0.002409 after 12 epochs, 0.002388 after 24 and 0.002377 after 40 (172 M seen);
+/// the shipped nets since session 16 were trained 40 epochs on 4.3 and 4.8 M
+/// (docs/network/default-net.md). Measured only up to 5 M positions: remeasure
+/// (e.g. half and twice the budget) when the data grows several-fold.
+const POSITIONS_SEEN: usize = 200_000_000;
+/// Epochs without `--epochs`: at least 4 (so that the low-rate quarter exists), at
+/// most 40 (no run measured more).
+const AUTO_EPOCHS: std::ops::RangeInclusive<usize> = 4..=40;
 /// Small enough for a few hundred steps an epoch on a million positions (16384
 /// gave 40 steps an epoch, and the net was far from trained after 8 epochs),
 /// large enough for many thread chunks.
@@ -127,7 +137,7 @@ impl Default for Settings {
         Settings {
             hidden: DEFAULT_HIDDEN,
             buckets: DEFAULT_BUCKETS,
-            epochs: DEFAULT_EPOCHS,
+            epochs: None,
             batch: DEFAULT_BATCH,
             lr: DEFAULT_LR,
             wd: DEFAULT_WD,
@@ -160,7 +170,7 @@ impl Settings {
                 "--output-buckets must be in 1..={MAX_OUTPUT_BUCKETS}"
             ));
         }
-        if s.epochs == 0 || s.batch == 0 || s.threads == 0 || s.max_positions == 0 {
+        if s.epochs == Some(0) || s.batch == 0 || s.threads == 0 || s.max_positions == 0 {
             return bad("--epochs, --batch, --threads and --max-positions must be at least 1");
         }
         // (NaN fails every comparison.)
@@ -173,6 +183,25 @@ impl Settings {
         Ok(())
     }
 
+    /// The epochs of a run on `positions` training positions: `--epochs`, or as many as
+    /// show the net `POSITIONS_SEEN` positions (rounded up, within `AUTO_EPOCHS`).
+    pub fn epochs_for(&self, positions: usize) -> usize {
+        self.epochs.unwrap_or_else(|| {
+            POSITIONS_SEEN
+                .div_ceil(positions.max(1))
+                .clamp(*AUTO_EPOCHS.start(), *AUTO_EPOCHS.end())
+        })
+    }
+}
+
+/// The learning rate, epoch by epoch: a step schedule (see `LR_DROP`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Schedule {
+    lr: f64,
+    epochs: usize,
+}
+
+impl Schedule {
     /// The learning rate of `epoch` (1-based).
     fn rate(&self, epoch: usize) -> f64 {
         if epoch >= self.first_low_rate_epoch() {
@@ -209,7 +238,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--out" => out = Some(PathBuf::from(value()?)),
             "--hidden" => s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?,
             "--output-buckets" => s.buckets = whole(flag, value()?, 1..=MAX_OUTPUT_BUCKETS)?,
-            "--epochs" => s.epochs = whole(flag, value()?, 1..=100_000)?,
+            "--epochs" => s.epochs = Some(whole(flag, value()?, 1..=100_000)?),
             "--batch" => s.batch = whole(flag, value()?, 1..=1 << 24)?,
             "--lr" => s.lr = real(flag, value()?, 1e-7..=1.0)?,
             "--wd" => s.wd = real(flag, value()?, 0.0..=1.0)?,
@@ -265,7 +294,7 @@ pub fn train(
     }
     out(&format!(
         "train: {} games, {} positions, {} quiet, {} kept; training on {}, validating on {} \
-         (from {} games); {} hidden units; {:.1} s",
+         (from {} games); {} hidden units; {} epochs; {:.1} s",
         counts.games,
         counts.positions,
         counts.quiet,
@@ -274,6 +303,7 @@ pub fn train(
         validation.len(),
         counts.validation_games,
         s.hidden,
+        s.epochs_for(training.len()),
         clock.elapsed().as_secs_f64()
     ));
 
@@ -285,10 +315,14 @@ pub fn train(
         .collect();
     let mut gradient = Gradient::new(s.hidden, s.buckets);
     let mut shuffler = Rng::new(s.seed, SHUFFLE_STREAM);
-    for epoch in 1..=s.epochs {
+    let schedule = Schedule {
+        lr: s.lr,
+        epochs: s.epochs_for(training.len()),
+    };
+    for epoch in 1..=schedule.epochs {
         let started = Instant::now();
-        let rate = s.rate(epoch);
-        if epoch == s.first_low_rate_epoch() {
+        let rate = schedule.rate(epoch);
+        if epoch == schedule.first_low_rate_epoch() {
             net.snap_output_weights();
             adam.freeze_output();
         }
@@ -484,7 +518,7 @@ pub(crate) mod tests {
                 o.settings.lr,
                 o.settings.wd
             ),
-            (3, 100, 0.01, 0.0)
+            (Some(3), 100, 0.01, 0.0)
         );
         assert_eq!(
             (o.settings.lambda, o.settings.seed, o.settings.max_positions),
@@ -493,7 +527,8 @@ pub(crate) mod tests {
         for default in [
             format!("(default {DEFAULT_HIDDEN})"),
             format!("(default {DEFAULT_BUCKETS})"),
-            format!("(default {DEFAULT_EPOCHS})"),
+            format!("the net {} M positions", POSITIONS_SEEN / 1_000_000),
+            format!("{}..={})", AUTO_EPOCHS.start(), AUTO_EPOCHS.end()),
             format!("(default {DEFAULT_BATCH})"),
             format!("(default {DEFAULT_LR})"),
             format!("(default {DEFAULT_WD})"),
@@ -566,16 +601,27 @@ pub(crate) mod tests {
     #[test]
     fn the_learning_rate_drops_for_the_last_quarter() {
         let rates = |epochs| {
-            let s = Settings {
-                epochs,
-                lr: 1.0,
-                ..Settings::default()
-            };
+            let s = Schedule { epochs, lr: 1.0 };
             (1..=epochs).map(|e| s.rate(e)).collect::<Vec<_>>()
         };
         assert_eq!(rates(8), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.1, 0.1]);
         assert_eq!(rates(20).iter().filter(|&&r| r < 1.0).count(), 5);
         assert_eq!(rates(3), [1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn without_epochs_more_data_gets_fewer_passes() {
+        let auto = Settings::default();
+        assert_eq!(auto.epochs_for(5_000_000), 40);
+        assert_eq!(auto.epochs_for(4_000_000), 40, "at most 40");
+        assert_eq!(auto.epochs_for(30_000_000), 7, "200 M / 30 M, rounded up");
+        assert_eq!(auto.epochs_for(100_000_000), 4, "at least 4");
+        assert_eq!(auto.epochs_for(0), 40);
+        let given = Settings {
+            epochs: Some(12),
+            ..Settings::default()
+        };
+        assert_eq!(given.epochs_for(30_000_000), 12, "--epochs wins");
     }
 
     /// Material balance for White, centipawns.
@@ -634,7 +680,7 @@ pub(crate) mod tests {
     fn small(threads: usize) -> Settings {
         Settings {
             hidden: 16,
-            epochs: 6,
+            epochs: Some(6),
             batch: 3 * batch::CHUNK,
             lr: 0.01,
             threads,
@@ -658,8 +704,8 @@ pub(crate) mod tests {
             },
         )
         .unwrap();
-        assert_eq!(epochs, settings.epochs, "a checkpoint every epoch");
-        assert_eq!(lines.len(), 2 + settings.epochs, "{lines:?}");
+        assert_eq!(Some(epochs), settings.epochs, "a checkpoint every epoch");
+        assert_eq!(lines.len(), 2 + epochs, "{lines:?}");
         assert!(lines[7].contains("cp at most"), "{}", lines[7]);
         assert!(lines[0].starts_with("train: 80 games"), "{}", lines[0]);
         assert!(lines[6].contains("epoch   6  lr 0.001000"), "{}", lines[6]);
@@ -733,7 +779,7 @@ mod round_trip {
         let games = super::tests::playout_games(60, 5);
         let settings = Settings {
             hidden: HIDDEN,
-            epochs: 4,
+            epochs: Some(4),
             batch: 256,
             ..Settings::default()
         };
