@@ -4,11 +4,15 @@
 //! other. The longer steps are methods below it, in the same order, each with its
 //! reasons beside its code; they are inlined into the node (`#[inline(always)]`), so
 //! that each kind of node is still one function, as it was before they were split.
+//!
+//! A rule's developer switch reads `NT::Mode::on(self.config.…)`: in play mode that
+//! is the constant `true`, and the rule is compiled as if it had no switch (see
+//! `node::Mode`).
 
 use super::Searcher;
 use super::correction::Features;
 use super::history::PieceTo;
-use super::node::{NodeKind, NonPv, Pv};
+use super::node::{Mode, NodeKind};
 use super::ordering::{MovePicker, QuietHints, is_quiet};
 use super::params::ParamValues;
 use super::see::see_ge;
@@ -115,7 +119,7 @@ impl Searcher<'_> {
 
         // Step 2. Horizon: resolve captures in quiescence.
         if depth <= 0 {
-            return self.quiescence(board, alpha, beta, ply);
+            return self.quiescence::<NT::Mode>(board, alpha, beta, ply);
         }
 
         self.visit_node(ply);
@@ -155,7 +159,7 @@ impl Searcher<'_> {
         // (The correction histories' keys, `None` in check or with them off, stay apart
         // from `node`: a node that held them cost 0.35 % more instructions.)
         let (mut node, features) =
-            self.evaluated_node(board, depth, ply, in_check, excluded, entry);
+            self.evaluated_node::<NT>(board, depth, ply, in_check, excluded, entry);
 
         // Steps 6a to 6c. Razoring, reverse futility pruning, null-move pruning.
         if let Some(score) = self.prune_before_moves::<NT>(board, &node, alpha, beta) {
@@ -165,7 +169,10 @@ impl Searcher<'_> {
         // Step 6d. Internal iterative reduction: without a move from the table, this
         // node was never searched (or not usefully): search it one ply shallower now;
         // the next iteration finds a table move and the full depth.
-        if self.config.iir && !root && packed_table_move == 0 && node.depth >= params.iir_min_depth
+        if NT::Mode::on(self.config.iir)
+            && !root
+            && packed_table_move == 0
+            && node.depth >= params.iir_min_depth
         {
             node.depth -= 1;
         }
@@ -177,7 +184,7 @@ impl Searcher<'_> {
 
         // Step 7. The moves, best first: the root's list, the evasions of a node in
         // check, or else generated stage by stage as the node needs them.
-        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        let mut picker = MovePicker::<NT::Mode>::new(board.chess(), self.ordering_switches());
         if root {
             picker.listed(&self.root_move_list(), packed_table_move);
         } else if in_check {
@@ -266,7 +273,7 @@ impl Searcher<'_> {
         // a cutoff when the stored bound already decides this window.
         if let Some(e) = entry
             && excluded.is_none()
-            && self.config.tt_cutoffs
+            && NT::Mode::on(self.config.tt_cutoffs)
             && !NT::PV
             && e.depth >= depth
         {
@@ -331,7 +338,7 @@ impl Searcher<'_> {
     /// frame, and everything the steps after it decide on; with the keys of the
     /// correction histories, for step 12.
     #[inline(always)]
-    fn evaluated_node(
+    fn evaluated_node<NT: NodeKind>(
         &mut self,
         board: &Board,
         depth: i32,
@@ -345,7 +352,7 @@ impl Searcher<'_> {
         let (raw_eval, features, correction) = if in_check {
             (-INFINITY, None, 0)
         } else {
-            let features = self.correction_features(board, ply);
+            let features = self.correction_features::<NT::Mode>(board, ply);
             let raw = match entry {
                 Some(e) => e.static_eval,
                 None => self.evaluate(board, ply),
@@ -400,14 +407,14 @@ impl Searcher<'_> {
         // Step 6a. Razoring: so far below alpha at shallow depth that only a capture
         // could save the node: ask quiescence, and fail low when it agrees (safe: the
         // captures were searched; only quiet resources this deep are given up).
-        if self.config.razoring
+        if NT::Mode::on(self.config.razoring)
             && !NT::PV
             && !node.in_check
             && depth <= params.razor_max_depth
             && !score::is_decisive(alpha)
             && static_eval + params.razor_base + params.razor_per_ply_sq * depth * depth < alpha
         {
-            let score = self.quiescence(board, alpha, alpha + 1, ply);
+            let score = self.quiescence::<NT::Mode>(board, alpha, alpha + 1, ply);
             if self.stopped {
                 return Some(0);
             }
@@ -418,7 +425,7 @@ impl Searcher<'_> {
 
         // Step 6b. Reverse futility pruning: far enough above beta that, at shallow
         // depth, no reply of the opponent is likely to bring the score back below it.
-        if self.config.reverse_futility
+        if NT::Mode::on(self.config.reverse_futility)
             && !NT::PV
             && !node.in_check
             && depth <= params.rfp_max_depth
@@ -430,7 +437,7 @@ impl Searcher<'_> {
 
         // Step 6c. Null-move pruning: if passing still fails high, a real move will
         // too (safe except in zugzwang, hence no null move with only pawns and king).
-        if self.config.null_move
+        if NT::Mode::on(self.config.null_move)
             && !NT::PV
             && !node.in_check
             && self.stack[ply].reached_by != Reached::Null
@@ -446,7 +453,7 @@ impl Searcher<'_> {
             }
             self.keys.push(board.key());
             self.stack[ply + 1].reached_by = Reached::Null;
-            let score = -self.negamax::<NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
+            let score = -self.negamax::<NT::NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
             self.keys.pop();
             if self.stopped {
                 return Some(0);
@@ -473,7 +480,7 @@ impl Searcher<'_> {
         // plies shallower will almost surely beat beta at full depth: fail high on it.
         // (Safe but for that "almost": the margin covers what the missing plies find.)
         let probcut_beta = beta + params.probcut_margin;
-        if self.config.probcut
+        if NT::Mode::on(self.config.probcut)
             && !NT::PV
             && !node.in_check
             && node.excluded.is_none()
@@ -484,7 +491,7 @@ impl Searcher<'_> {
                 e.depth >= depth - params.probcut_reduction
                     && score::from_tt(e.score, ply) < probcut_beta
             })
-            && let Some(score) = self.probcut_captures(
+            && let Some(score) = self.probcut_captures::<NT>(
                 board,
                 depth,
                 probcut_beta,
@@ -517,7 +524,7 @@ impl Searcher<'_> {
         // (multi-cut); if only the stored score does, the table move gets one ply less.
         let mut table_move_extension = 0;
         if let Some(e) = node.entry
-            && self.config.singular
+            && NT::Mode::on(self.config.singular)
             && !NT::ROOT
             && node.excluded.is_none()
             && depth >= params.se_min_depth
@@ -529,7 +536,7 @@ impl Searcher<'_> {
         {
             let singular_beta = tt_score - params.se_margin_per_ply * depth;
             self.stack[ply].excluded = Some(m);
-            let score = self.negamax::<NonPv>(
+            let score = self.negamax::<NT::NonPv>(
                 board,
                 params.singular_depth(depth),
                 singular_beta - 1,
@@ -558,7 +565,7 @@ impl Searcher<'_> {
     fn search_moves<NT: NodeKind>(
         &mut self,
         board: &Board,
-        picker: &mut MovePicker,
+        picker: &mut MovePicker<NT::Mode>,
         node: &Node,
         moves: &mut MoveLoop,
         beta: Score,
@@ -610,9 +617,9 @@ impl Searcher<'_> {
             let new_depth = node.depth - 1 + extension;
             let score = if moves.searched == 0 {
                 if pv_node {
-                    -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1)
+                    -self.negamax::<NT::Pv>(&child, new_depth, -beta, -alpha, ply + 1)
                 } else {
-                    -self.negamax::<NonPv>(&child, new_depth, -beta, -alpha, ply + 1)
+                    -self.negamax::<NT::NonPv>(&child, new_depth, -beta, -alpha, ply + 1)
                 }
             } else {
                 self.search_later_move::<NT>(&child, new_depth, reduction, alpha, beta, ply)
@@ -642,7 +649,7 @@ impl Searcher<'_> {
                         self.cutoffs.all += 1;
                         self.cutoffs.first_move += u64::from(moves.searched == 1);
                         if is_quiet(m) {
-                            self.reward_quiet(board, m, &quiets_tried, node.depth, ply);
+                            self.reward_quiet::<NT::Mode>(board, m, &quiets_tried, node.depth, ply);
                         }
                         break;
                     }
@@ -662,7 +669,7 @@ impl Searcher<'_> {
     fn prune_move<NT: NodeKind>(
         &self,
         board: &Board,
-        picker: &mut MovePicker,
+        picker: &mut MovePicker<NT::Mode>,
         node: &Node,
         moves: &MoveLoop,
         quiets_tried: usize,
@@ -673,7 +680,7 @@ impl Searcher<'_> {
         // Whether the move gives check is asked only where a rule below can use the
         // answer: pruning (once a move has a score) and late move reductions.
         let may_prune = !NT::ROOT && !node.in_check && moves.best_score > -score::TB_WIN_BOUND;
-        let may_reduce = self.config.lmr
+        let may_reduce = NT::Mode::on(self.config.lmr)
             && !NT::ROOT
             && !node.in_check
             && depth >= params.lmr_min_depth
@@ -685,7 +692,7 @@ impl Searcher<'_> {
 
         // Step 8a. SEE pruning: at low depth, a move that loses more material by
         // static exchange than the depth could win back is not searched.
-        if self.config.see && prunable && depth <= params.see_prune_max_depth {
+        if NT::Mode::on(self.config.see) && prunable && depth <= params.see_prune_max_depth {
             let margin = if is_quiet(m) {
                 params.see_quiet_margin * depth
             } else {
@@ -702,7 +709,7 @@ impl Searcher<'_> {
         if prunable && is_quiet(m) {
             // Step 8b. Late move pruning: at low depth, after enough quiet moves, the
             // rest (ordered last by history) almost never beat alpha.
-            if self.config.late_move_pruning
+            if NT::Mode::on(self.config.late_move_pruning)
                 && depth <= params.lmp_max_depth
                 && quiets_tried >= moves.late_move_limit
             {
@@ -711,7 +718,10 @@ impl Searcher<'_> {
             }
             // Step 8c. Futility pruning: so far below alpha that no quiet move, which
             // changes the material by nothing, is likely to lift us above it.
-            if self.config.futility && depth <= params.futility_max_depth && moves.futile {
+            if NT::Mode::on(self.config.futility)
+                && depth <= params.futility_max_depth
+                && moves.futile
+            {
                 picker.skip_quiets();
                 return None;
             }
@@ -767,25 +777,30 @@ impl Searcher<'_> {
         beta: Score,
         ply: usize,
     ) -> Score {
-        if NT::PV && !self.config.pvs {
+        if NT::PV && !NT::Mode::on(self.config.pvs) {
             // Without PVS (a measurement switch) every move of a PV node is searched
             // as a PV node, with the full window: no scouts, and no pruning meant for
             // null-window nodes.
             let mut score =
-                -self.negamax::<Pv>(child, new_depth - reduction, -beta, -alpha, ply + 1);
+                -self.negamax::<NT::Pv>(child, new_depth - reduction, -beta, -alpha, ply + 1);
             if score > alpha && reduction > 0 && !self.stopped {
-                score = -self.negamax::<Pv>(child, new_depth, -beta, -alpha, ply + 1);
+                score = -self.negamax::<NT::Pv>(child, new_depth, -beta, -alpha, ply + 1);
             }
             score
         } else {
             // At a non-PV node the window is already null (beta = alpha + 1).
-            let mut score =
-                -self.negamax::<NonPv>(child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+            let mut score = -self.negamax::<NT::NonPv>(
+                child,
+                new_depth - reduction,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+            );
             if score > alpha && reduction > 0 && !self.stopped {
-                score = -self.negamax::<NonPv>(child, new_depth, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax::<NT::NonPv>(child, new_depth, -alpha - 1, -alpha, ply + 1);
             }
             if score > alpha && score < beta && NT::PV && !self.stopped {
-                score = -self.negamax::<Pv>(child, new_depth, -beta, -alpha, ply + 1);
+                score = -self.negamax::<NT::Pv>(child, new_depth, -beta, -alpha, ply + 1);
             }
             score
         }
@@ -848,7 +863,7 @@ impl Searcher<'_> {
     /// reach `probcut_beta`, each asked first by quiescence, then by a search
     /// `probcut_reduction` plies shallower; the first that holds is stored and
     /// returned (`None`: none did, or the search stopped: the node goes on).
-    fn probcut_captures(
+    fn probcut_captures<NT: NodeKind>(
         &mut self,
         board: &Board,
         depth: i32,
@@ -858,7 +873,7 @@ impl Searcher<'_> {
         ply: usize,
     ) -> Option<Score> {
         let params = self.config.params;
-        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        let mut picker = MovePicker::<NT::Mode>::new(board.chess(), self.ordering_switches());
         picker.noisy();
         self.keys.push(board.key());
         let mut found = None;
@@ -869,10 +884,11 @@ impl Searcher<'_> {
             let child = board.play(m);
             self.entered(&child, ply + 1, board.turn(), m);
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
-            let mut score = -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+            let mut score =
+                -self.quiescence::<NT::Mode>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 let reduced = depth - 1 - params.probcut_reduction;
-                score = -self.negamax::<NonPv>(
+                score = -self.negamax::<NT::NonPv>(
                     &child,
                     reduced,
                     -probcut_beta,
@@ -909,7 +925,7 @@ impl Searcher<'_> {
 
     /// A quiet move refuted the opponent: make it a killer, raise its history,
     /// and lower the history of the quiet moves tried before it.
-    fn reward_quiet(
+    fn reward_quiet<M: Mode>(
         &mut self,
         board: &Board,
         m: shakmaty::Move,
@@ -917,10 +933,10 @@ impl Searcher<'_> {
         depth: i32,
         ply: usize,
     ) {
-        if self.config.killers {
+        if M::on(self.config.killers) {
             self.killers.add(ply, m);
         }
-        if self.config.history {
+        if M::on(self.config.history) {
             let bonus = self.config.params.history_bonus(depth);
             let side = board.turn();
             self.history.update(side, m, bonus);

@@ -4,7 +4,7 @@
 //! the clock, the node budget or a found mate allows the next one. The answer's move is
 //! always the move last shown (`show_the_move_played`).
 
-use super::node::Root;
+use super::node::{Dev, Play, Root};
 use super::params::MAX_DEPTH;
 use super::{Report, ScoreBound, SearchResult, Searcher, threads};
 use crate::packed_move::unpack_move;
@@ -231,6 +231,17 @@ impl Searcher<'_> {
         self.report(depth.max(1), 0, score, ScoreBound::Exact, report);
     }
 
+    /// The root searched `depth` plies deep within (`alpha`, `beta`), in play mode
+    /// (no developer switch read) or, where some switch is off, in dev mode (see
+    /// `node::Mode`).
+    fn search_root(&mut self, root: &Board, depth: i32, alpha: Score, beta: Score) -> Score {
+        if self.reads_switches {
+            self.negamax::<Root<Dev>>(root, depth, alpha, beta, 0)
+        } else {
+            self.negamax::<Root<Play>>(root, depth, alpha, beta, 0)
+        }
+    }
+
     /// One search of the root for the line `pv_index`, with a window around the line's
     /// last score that widens until the score falls inside it. With one line, each
     /// result is reported (bounds too); with several, the caller reports them all.
@@ -246,6 +257,8 @@ impl Searcher<'_> {
             .root_moves
             .get(self.pv_index)
             .map_or(0, |r| r.previous_score);
+        // (Read once per search of the root, outside the tree: this switch is not
+        // worth a mode of its own.)
         let use_window = self.config.aspiration
             && depth >= params.aspiration_min_depth
             && !score::is_decisive(previous);
@@ -260,7 +273,7 @@ impl Searcher<'_> {
         };
         loop {
             self.root_moves.start_search(self.pv_index);
-            let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
+            let score = self.search_root(root, depth, alpha, beta);
             // Also after a stop: the moves whose search completed count.
             self.root_moves.rank_from(self.pv_index);
             if self.stopped {

@@ -13,7 +13,8 @@
 //! * `repetition.rs`: repetitions in the tree and in the game;
 //! * `history.rs`: butterfly and continuation histories, counter moves;
 //! * `correction.rs`: correction histories (the static evaluation's learned errors);
-//! * `node.rs`: the kinds of node (root, PV, non-PV) as types;
+//! * `node.rs`: the kinds of node (root, PV, non-PV) as types, and the search's two
+//!   modes (play: no developer switch read; dev: each read);
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history), stage by stage;
 //! * `movegen.rs`: the moves of one stage (captures and promotions, or quiet moves);
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
@@ -53,6 +54,7 @@ use crate::time::{Clock, Policy, TimeManager};
 use crate::tt::{Bound, Entry, TranspositionTable};
 use correction::CorrectionHistory;
 use history::{ContinuationHistory, CounterMoves, History};
+use node::Mode;
 use ordering::{Killers, OrderingSwitches};
 use params::*;
 use root::RootMoves;
@@ -68,6 +70,15 @@ use std::time::Duration;
 
 /// Declares the developer switches once: each turns one part of the search off for
 /// measurement (UCI options `Debug_*`, hidden unless `tabas --dev`; all on in play).
+///
+/// They cost nothing in play. The search is compiled in two modes (`node::Mode`), from
+/// the same source: in *play* mode, chosen when every switch is on
+/// (`SearchConfig::all_switches_on`), a rule's `M::on(self.config.lmr)` is the
+/// constant `true` and no switch is read; in *dev* mode (`tabas lab`, `--dev`) each is
+/// read where its rule stands. The root picks the mode once per search of the root
+/// (`Searcher::search_root`). Two switches are read outside the tree, where a read
+/// costs nothing: `aspiration` once per search of the root, `adaptive_time` once per
+/// `go`.
 macro_rules! switches {
     ($( $(#[doc = $doc:literal])* $field:ident => $option:literal, )*) => {
         /// How a search is configured: the developer switches and the tuneable numbers.
@@ -91,6 +102,11 @@ macro_rules! switches {
             pub fn switch_mut(&mut self, option: &str) -> Option<&mut bool> {
                 $( if option.eq_ignore_ascii_case($option) { return Some(&mut self.$field); } )*
                 None
+            }
+
+            /// Every switch on: the search need not read them (play mode).
+            pub fn all_switches_on(&self) -> bool {
+                true $( && self.$field )*
             }
         }
     };
@@ -277,6 +293,8 @@ pub struct Searcher<'a> {
     announce: Option<&'a dyn Fn(CurrentMove)>,
     /// Beta cutoffs counted for the laboratory (`Report::cutoffs`).
     cutoffs: Cutoffs,
+    /// The search reads the developer switches (dev mode): some switch is off.
+    reads_switches: bool,
     /// Playing below full strength: the plan and the lines to choose from.
     weakening: Option<Weakening>,
 }
@@ -335,6 +353,7 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let group = member.map(|m| m.group);
         let id = member.map_or(0, |m| m.id);
+        // (Read once per `go`, outside the tree: this switch costs nothing in play.)
         let policy = if config.adaptive_time {
             Policy::Adaptive
         } else {
@@ -394,6 +413,7 @@ impl<'a> Searcher<'a> {
             several_lines: false,
             announce: None,
             cutoffs: Cutoffs::default(),
+            reads_switches: !config.all_switches_on(),
             weakening,
         }
     }
@@ -438,6 +458,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The ordering heuristics that are on (the picker reads them in dev mode only).
     fn ordering_switches(&self) -> OrderingSwitches {
         OrderingSwitches {
             mvv_lva: self.config.mvv_lva,
@@ -491,18 +512,26 @@ impl<'a> Searcher<'a> {
     /// The features the correction histories key the node at `ply` (`board`) by, their
     /// entries already asked of the cache (none with the switch off). Called before the
     /// network's evaluation so that the two overlap; `correction` reads the entries.
+    #[inline(always)]
+    fn correction_features<M: Mode>(
+        &self,
+        board: &Board,
+        ply: usize,
+    ) -> Option<correction::Features> {
+        M::on(self.config.correction).then(|| self.correction_keys(board, ply))
+    }
+
+    /// `correction_features` with the switch on. (Not generic: compiled once per mode,
+    /// it no longer inlined `Features::new`, at 0.17 % more instructions in `bench`.)
     #[inline]
-    fn correction_features(&self, board: &Board, ply: usize) -> Option<correction::Features> {
-        if !self.config.correction {
-            return None;
-        }
+    fn correction_keys(&self, board: &Board, ply: usize) -> correction::Features {
         let features = correction::Features::new(
             board.chess().board(),
             board.turn(),
             self.stack.earlier_moves(ply),
         );
         self.correction.prefetch(&features);
-        Some(features)
+        features
     }
 
     /// What the correction histories add to the static evaluation of a node with
@@ -577,6 +606,53 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    #[test]
+    fn one_switch_off_makes_the_search_read_them() {
+        assert!(SearchConfig::default().all_switches_on());
+        for option in SWITCH_OPTIONS {
+            let mut config = SearchConfig::default();
+            *config.switch_mut(option).unwrap() = false;
+            assert!(!config.all_switches_on(), "{option}");
+        }
+    }
+
+    /// The search that reads the switches (dev mode), with every switch on, is the
+    /// search of play: the same tree, node for node, the same lines and moves.
+    #[test]
+    fn dev_mode_with_every_switch_on_searches_the_play_tree() {
+        let config = SearchConfig::default();
+        let search = |board: &Board, reads_switches: bool| {
+            let tt = TranspositionTable::new(bench::BENCH_HASH_MB).unwrap();
+            let control = Control::new(false);
+            let limits = Limits {
+                depth: Some(bench::DEFAULT_DEPTH),
+                ..Limits::default()
+            };
+            let mut searcher = Searcher::new(&tt, &control, config, limits, 0);
+            assert!(!searcher.reads_switches, "every switch is on: play mode");
+            searcher.reads_switches = reads_switches;
+            let mut reports = Vec::new();
+            let result = searcher.search(board, &[], &mut |r| {
+                reports.push((r.depth, r.score, r.bound, r.nodes, r.pv.clone(), r.cutoffs))
+            });
+            (result, reports)
+        };
+        for fen in bench::POSITIONS.iter().step_by(5) {
+            let pos = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let board = Board::with_network(pos, crate::nnue::embedded());
+            let play = search(&board, false);
+            assert!(play.0.nodes > 0 && play.0.best.is_some(), "{fen}");
+            assert_eq!(play, search(&board, true), "{fen}");
+        }
+    }
 
     #[test]
     fn reports_count_the_cutoffs_so_far() {

@@ -11,6 +11,7 @@
 
 use super::history::{ContinuationRow, History, PieceTo, continuation};
 use super::movegen;
+use super::node::Mode;
 use super::params::KILLER_SLOTS;
 use super::see::see_ge;
 use crate::packed_move::{pack_move, unpack_move};
@@ -18,6 +19,7 @@ use crate::position::CheckSquares;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position, Role};
+use std::marker::PhantomData;
 
 /// Order scores of the stages; each stage sorts above all later ones.
 const TABLE_MOVE_SCORE: i32 = 1 << 30;
@@ -175,7 +177,10 @@ enum Stage {
 /// is legal before handing it out, so the search sees legal moves only.
 /// A *listed* picker (`listed`: the root, and nodes in check) orders a given list of
 /// legal moves in the same stages.
-pub struct MovePicker<'a> {
+///
+/// `M`, the search's mode (`node::Mode`): in play mode every ordering heuristic is on
+/// and no switch is read.
+pub struct MovePicker<'a, M> {
     pos: &'a Chess,
     stage: Stage,
     /// The current stage's moves, consumed from `next`; a listed picker holds
@@ -205,15 +210,17 @@ pub struct MovePicker<'a> {
     drop_losing_captures: bool,
     /// Built when a move is first asked whether it gives check.
     check_squares: Option<CheckSquares>,
+    /// Read through `M::on` (in play mode: not at all).
     switches: OrderingSwitches,
+    mode: PhantomData<M>,
 }
 
-impl<'a> MovePicker<'a> {
+impl<'a, M: Mode> MovePicker<'a, M> {
     /// A picker with no moves yet: give it its moves with `staged`, `noisy` or
     /// `listed`. (Built where it stands and filled in place: the picker is a few
     /// kilobytes, and moving it would copy them at every node.)
     #[inline(always)]
-    pub fn new(pos: &'a Chess, switches: OrderingSwitches) -> MovePicker<'a> {
+    pub fn new(pos: &'a Chess, switches: OrderingSwitches) -> MovePicker<'a, M> {
         MovePicker {
             pos,
             stage: Stage::TableMove,
@@ -227,10 +234,11 @@ impl<'a> MovePicker<'a> {
             refuters: [None; KILLER_SLOTS + 1],
             order_quiets: true,
             skip_quiets: false,
-            demote_losing_captures: switches.see_ordering,
+            demote_losing_captures: M::on(switches.see_ordering),
             drop_losing_captures: false,
             check_squares: None,
             switches,
+            mode: PhantomData,
         }
     }
 
@@ -281,7 +289,7 @@ impl<'a> MovePicker<'a> {
             } else if is_quiet(m) {
                 quiets.push(m);
             } else {
-                self.push(m, noisy_score(self.switches, m));
+                self.push(m, noisy_score::<M>(self.switches, m));
             }
         }
         self.next = self.table_move.is_some() as usize;
@@ -354,7 +362,7 @@ impl<'a> MovePicker<'a> {
                 if m.is_capture() || !underpromotion {
                     moves.push(Scored {
                         m,
-                        score: noisy_score(*switches, m),
+                        score: noisy_score::<M>(*switches, m),
                     });
                 }
             } else if underpromotion {
@@ -365,7 +373,7 @@ impl<'a> MovePicker<'a> {
             } else {
                 moves.push(Scored {
                     m,
-                    score: noisy_score(*switches, m),
+                    score: noisy_score::<M>(*switches, m),
                 });
             }
         });
@@ -476,7 +484,7 @@ impl<'a> MovePicker<'a> {
                     }
                 }
                 Stage::GenerateQuiets => {
-                    let hints = if self.order_quiets && self.switches.history {
+                    let hints = if self.order_quiets && M::on(self.switches.history) {
                         Some(hints())
                     } else {
                         None
@@ -523,7 +531,7 @@ impl<'a> MovePicker<'a> {
         } else if self.noisy_only {
             self.stage = Stage::Bad;
             self.next = 0;
-        } else if self.order_quiets && self.switches.killers {
+        } else if self.order_quiets && M::on(self.switches.killers) {
             let hints = hints();
             self.refuters = [hints.killers[0], hints.killers[1], hints.counter];
             self.stage = Stage::Refuters;
@@ -536,16 +544,17 @@ impl<'a> MovePicker<'a> {
     /// A listed picker's quiet moves: killers, the counter move, then by history, sorted.
     fn score_listed_quiets(&mut self, hints: &QuietHints) {
         let side = self.pos.turn();
-        let s = self.switches;
+        let killers = M::on(self.switches.killers);
+        let history = M::on(self.switches.history);
         for entry in &mut self.moves[self.quiet_start..] {
             let m = entry.m;
-            entry.score = if s.killers && hints.killers[0] == Some(m) {
+            entry.score = if killers && hints.killers[0] == Some(m) {
                 KILLER_SCORES[0]
-            } else if s.killers && hints.killers[1] == Some(m) {
+            } else if killers && hints.killers[1] == Some(m) {
                 KILLER_SCORES[1]
-            } else if s.killers && hints.counter == Some(m) {
+            } else if killers && hints.counter == Some(m) {
                 COUNTER_MOVE_SCORE
-            } else if s.history {
+            } else if history {
                 hints.score(side, m)
             } else {
                 0
@@ -566,8 +575,8 @@ impl<'a> MovePicker<'a> {
 
 /// The order score of a capture or queen promotion.
 #[inline]
-fn noisy_score(switches: OrderingSwitches, m: Move) -> i32 {
-    if switches.mvv_lva {
+fn noisy_score<M: Mode>(switches: OrderingSwitches, m: Move) -> i32 {
+    if M::on(switches.mvv_lva) {
         CAPTURE_SCORE + mvv_lva(m)
     } else {
         CAPTURE_SCORE
@@ -591,6 +600,7 @@ fn insertion_sort_descending(entries: &mut [Scored]) {
 mod tests {
     use super::*;
     use crate::search::history::History;
+    use crate::search::node::Play;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
@@ -613,7 +623,7 @@ mod tests {
         let quiet = *moves.iter().find(|m| is_quiet(**m)).unwrap();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::new(&pos, ALL_ON);
+        let mut picker = MovePicker::<Play>::new(&pos, ALL_ON);
         picker.listed(&moves, pack_move(quiet));
         assert_eq!(picker.next(hints), Some(quiet), "table move first");
         let second = picker.next(hints).unwrap();
@@ -650,7 +660,7 @@ mod tests {
             history: &history,
             continuations: [None, None],
         };
-        let mut picker = MovePicker::new(&pos, ALL_ON);
+        let mut picker = MovePicker::<Play>::new(&pos, ALL_ON);
         picker.listed(&moves, pack_move(table));
         let mut order = Vec::new();
         while let Some(m) = picker.next(hints) {
@@ -702,7 +712,7 @@ mod tests {
         let moves = pos.legal_moves();
         let history = History::default();
         let hints = || QuietHints::history_only(&history);
-        let mut picker = MovePicker::new(&pos, ALL_ON);
+        let mut picker = MovePicker::<Play>::new(&pos, ALL_ON);
         picker.listed(&moves, 0);
         picker.skip_quiets();
         let mut seen = Vec::new();
@@ -773,7 +783,7 @@ mod tests {
                         history: &history,
                         continuations: [None, None],
                     };
-                    let run = |mut picker: MovePicker| {
+                    let run = |mut picker: MovePicker<Play>| {
                         let mut order = Vec::new();
                         while let Some(m) = picker.next(hints) {
                             order.push(m);
@@ -783,15 +793,15 @@ mod tests {
                         }
                         order
                     };
-                    let mut listed = MovePicker::new(pos, ALL_ON);
+                    let mut listed = MovePicker::<Play>::new(pos, ALL_ON);
                     listed.listed(&legal, packed_table_move);
-                    let mut staged = MovePicker::new(pos, ALL_ON);
+                    let mut staged = MovePicker::<Play>::new(pos, ALL_ON);
                     staged.staged(packed_table_move);
                     assert_eq!(run(staged), run(listed), "{line}");
                     compared += 1;
                 }
                 let mut quiescence = Vec::new();
-                let mut picker = MovePicker::new(pos, ALL_ON);
+                let mut picker = MovePicker::<Play>::new(pos, ALL_ON);
                 picker.noisy();
                 while let Some(m) = picker.next(hints_never) {
                     quiescence.push(m);

@@ -3,6 +3,7 @@
 //! middle of an exchange. In check, every evasion is searched.
 
 use super::Searcher;
+use super::node::Mode;
 use super::ordering::{MovePicker, QuietHints};
 use crate::position::Board;
 use crate::score::{self, MAX_PLY, Score};
@@ -13,7 +14,7 @@ use shakmaty::Position;
 const QUIESCENCE_DEPTH: i32 = 0;
 
 impl Searcher<'_> {
-    pub(super) fn quiescence(
+    pub(super) fn quiescence<M: Mode>(
         &mut self,
         board: &Board,
         mut alpha: Score,
@@ -26,14 +27,14 @@ impl Searcher<'_> {
             return 0;
         }
         let in_check = board.in_check();
-        if ply >= MAX_PLY - 1 || (!self.config.quiescence && !in_check) {
+        if ply >= MAX_PLY - 1 || (!M::on(self.config.quiescence) && !in_check) {
             return self.evaluate(board, ply);
         }
 
         // The table: any stored bound that decides this window ends the node (every
         // entry is at least as deep as quiescence), and a stored static evaluation
         // saves computing one.
-        let entry = if self.config.quiescence_tt {
+        let entry = if M::on(self.config.quiescence_tt) {
             self.tt.probe(board.key())
         } else {
             None
@@ -52,7 +53,7 @@ impl Searcher<'_> {
         let (features, static_eval) = if in_check {
             (None, 0)
         } else {
-            let features = self.correction_features(board, ply);
+            let features = self.correction_features::<M>(board, ply);
             let raw = match entry {
                 Some(e) => e.static_eval,
                 None => self.evaluate(board, ply),
@@ -71,7 +72,7 @@ impl Searcher<'_> {
         };
 
         // In check every evasion (none: mate); else the captures, generated only now.
-        let mut picker = MovePicker::new(board.chess(), self.ordering_switches());
+        let mut picker = MovePicker::<M>::new(board.chess(), self.ordering_switches());
         if in_check {
             let evasions = board.chess().legal_moves();
             if evasions.is_empty() {
@@ -87,7 +88,7 @@ impl Searcher<'_> {
         while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
             let child = board.play(m);
             self.entered(&child, ply + 1, board.turn(), m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence::<M>(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
@@ -103,7 +104,7 @@ impl Searcher<'_> {
             }
         }
 
-        if self.config.quiescence_tt {
+        if M::on(self.config.quiescence_tt) {
             let bound = Bound::of(best, original_alpha, beta);
             self.store(
                 board,
