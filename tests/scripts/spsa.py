@@ -128,6 +128,12 @@ def play_fastchess(args, plus, minus, seed):
         raise RuntimeError(f"fastchess played {games} games, not {2 * args.pairs}")
     faults = sum(1 for line in done.stdout.splitlines()
                  if line.startswith("Finished game") and FAULTS.search(line))
+    # Protocol slips fastchess notices (a bestmove that is not the last PV's first
+    # move, a malformed move): shown, and counted as faults.
+    for line in done.stdout.splitlines():
+        if line.startswith("Warning"):
+            print(f"fastchess: {line}", flush=True)
+            faults += 1
     return wins, draws, losses, faults
 
 
