@@ -286,6 +286,12 @@ struct TableEntry {
     best_move: Option<Move>,
 }
 
+/// What the table says of a node: its value, or at most a move to try first.
+enum Probe {
+    Cutoff(Score),
+    Move(Option<Move>),
+}
+
 /// The alpha-beta search with its enhancements switched by `features`.
 struct Searcher {
     features: Features,
@@ -363,6 +369,8 @@ impl Searcher {
     /// Fail-soft negamax alpha-beta: the value of `board` searched `depth` plies,
     /// exact when it falls inside (`alpha`, `beta`), otherwise a bound on the far side.
     /// `null_allowed`: the move into this node was not a null move.
+    ///
+    /// The node's recipe; the longer steps are the methods below, in the same order.
     fn negamax(
         &mut self,
         board: &Board,
@@ -381,23 +389,11 @@ impl Searcher {
             return eval::evaluate(board.chess());
         }
 
-        // Step 2. Transposition table (alphabeta_tt on): the stored move is tried first,
-        // and an entry can answer the node without a search.
-        let mut table_move = None;
-        if self.features.table
-            && let Some(entry) = self.table.get(&board.key())
-        {
-            table_move = entry.best_move;
-            let value = score::from_tt(entry.score, ply);
-            // Safe: the entry is this position's value at exactly this remaining depth
-            // (with no path-dependent draws, the same tree), and its bound decides this
-            // window. A deeper entry is a deeper tree's value, not minimax's: only ordering.
-            // The root always searches: its value is what is measured.
-            if ply > 0 && entry.depth == depth && entry.bound.decides(value, alpha, beta) {
-                self.counts.table_cutoffs += 1;
-                return value;
-            }
-        }
+        // Step 2. Transposition table (alphabeta_tt on): the stored move, or the value.
+        let table_move = match self.probe_table(board, depth, alpha, beta, ply) {
+            Probe::Cutoff(value) => return value,
+            Probe::Move(m) => m,
+        };
 
         // Step 3. Mate and stalemate, scored the same in every variant.
         let moves = board.chess().legal_moves();
@@ -405,31 +401,9 @@ impl Searcher {
             return terminal_score(board, ply);
         }
 
-        // Step 4. Null-move pruning (pvs_null_move on): if the side to move could pass
-        // and a reduced search still fails high, assume a real move fails high too.
-        // NOT exact: wrong in zugzwang, and the reduced search may miss a threat.
-        // The guards are the engine's: never in check (passing would be illegal), never
-        // twice in a row, never at the root or a PV node (exact values wanted there),
-        // never with pawns and king only (zugzwang's home), only when the static
-        // evaluation already reaches beta, and only from the search's `null_move_min_depth` on.
-        let pv_node = beta - alpha > 1;
-        if self.features.null_move
-            && null_allowed
-            && ply > 0
-            && !pv_node
-            && depth >= DEFAULTS.null_move_min_depth
-            && !board.in_check()
-            && board.has_non_pawn_material()
-            && eval::evaluate(board.chess()) >= beta
-            && let Some(passed) = board.play_null()
-        {
-            let reduced = (depth - 1 - DEFAULTS.null_move_reduction(depth)).max(0);
-            let value = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false);
-            if value >= beta {
-                self.counts.null_move_cutoffs += 1;
-                // A mate found after passing is not proven: claim only beta.
-                return if score::is_mate(value) { beta } else { value };
-            }
+        // Step 4. Null-move pruning (pvs_null_move on).
+        if null_allowed && let Some(value) = self.null_move(board, depth, alpha, beta, ply) {
+            return value;
         }
 
         // Step 5. The moves, in the order the enabled heuristics give.
@@ -441,22 +415,7 @@ impl Searcher {
             .into_iter()
             .enumerate()
         {
-            let child = board.play(m);
-            let value = if i == 0 || !self.features.pvs {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
-            } else {
-                // Step 5a. PVS (pvs on): after the first move, only prove that a move is
-                // no better than alpha, with a null window (cheaper: more cutoffs).
-                // Safe: a scout that fails low is an upper bound <= alpha, all that is
-                // needed; one that lands inside the window is searched again in full.
-                let scout = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
-                if alpha < scout && scout < beta {
-                    self.counts.pvs_re_searches += 1;
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
-                } else {
-                    scout
-                }
-            };
+            let value = self.search_move(board, m, i, depth, alpha, beta, ply);
             if value > best {
                 best = value;
                 best_move = Some(m);
@@ -466,32 +425,131 @@ impl Searcher {
             // Step 5b. Beta cutoff: the opponent already has a better choice than this
             // node, so the remaining moves cannot change the root's value (Knuth-Moore).
             if alpha >= beta {
-                self.counts.cutoffs += 1;
-                if i == 0 {
-                    self.counts.first_move_cutoffs += 1;
-                }
-                // Killers and history (alphabeta_killers on): a quiet move that refuted
-                // one position often refutes its siblings too. Ordering only: always safe.
-                if self.features.killers_and_history && is_quiet(m) {
-                    self.killers.add(ply, m);
-                    self.history.update(board.turn(), m, depth * depth);
-                }
+                self.cutoff(board, m, i, depth, ply);
                 break;
             }
         }
 
         // Step 6. Remember the result, with the side of the window it lies on.
         if self.features.table {
-            let bound = Bound::of(best, original_alpha, beta);
             let entry = TableEntry {
                 depth,
                 score: score::to_tt(best, ply),
-                bound,
+                bound: Bound::of(best, original_alpha, beta),
                 best_move,
             };
             self.table.insert(board.key(), entry);
         }
         best
+    }
+
+    /// Step 2: the stored move is tried first, and an entry can answer the node
+    /// without a search.
+    fn probe_table(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Probe {
+        if !self.features.table {
+            return Probe::Move(None);
+        }
+        let Some(entry) = self.table.get(&board.key()) else {
+            return Probe::Move(None);
+        };
+        let value = score::from_tt(entry.score, ply);
+        // Safe: the entry is this position's value at exactly this remaining depth
+        // (with no path-dependent draws, the same tree), and its bound decides this
+        // window. A deeper entry is a deeper tree's value, not minimax's: only ordering.
+        // The root always searches: its value is what is measured.
+        if ply > 0 && entry.depth == depth && entry.bound.decides(value, alpha, beta) {
+            self.counts.table_cutoffs += 1;
+            return Probe::Cutoff(value);
+        }
+        Probe::Move(entry.best_move)
+    }
+
+    /// Step 4: if the side to move could pass and a reduced search still fails high,
+    /// assume a real move fails high too (the node's value, or `None` to search it).
+    /// NOT exact: wrong in zugzwang, and the reduced search may miss a threat.
+    /// The guards are the engine's: never in check (passing would be illegal), never
+    /// twice in a row (the caller's `null_allowed`), never at the root or a PV node
+    /// (exact values wanted there), never with pawns and king only (zugzwang's home),
+    /// only when the static evaluation already reaches beta, and only from the search's
+    /// `null_move_min_depth` on.
+    fn null_move(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let pv_node = beta - alpha > 1;
+        if !self.features.null_move
+            || ply == 0
+            || pv_node
+            || depth < DEFAULTS.null_move_min_depth
+            || board.in_check()
+            || !board.has_non_pawn_material()
+            || eval::evaluate(board.chess()) < beta
+        {
+            return None;
+        }
+        let passed = board.play_null()?;
+        let reduced = (depth - 1 - DEFAULTS.null_move_reduction(depth)).max(0);
+        let value = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false);
+        if value < beta {
+            return None;
+        }
+        self.counts.null_move_cutoffs += 1;
+        // A mate found after passing is not proven: claim only beta.
+        Some(if score::is_mate(value) { beta } else { value })
+    }
+
+    /// Step 5a: the value of move `m`, the `i`-th tried (from 0). After the first
+    /// move, PVS (pvs on) only proves that a move is no better than alpha, with a null
+    /// window (cheaper: more cutoffs). Safe: a scout that fails low is an upper bound
+    /// <= alpha, all that is needed; one that lands inside the window is searched
+    /// again in full.
+    #[allow(clippy::too_many_arguments)] // the node's window and place, as negamax's
+    fn search_move(
+        &mut self,
+        board: &Board,
+        m: Move,
+        i: usize,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let child = board.play(m);
+        if i == 0 || !self.features.pvs {
+            return -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true);
+        }
+        let scout = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+        if alpha < scout && scout < beta {
+            self.counts.pvs_re_searches += 1;
+            -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, true)
+        } else {
+            scout
+        }
+    }
+
+    /// Step 5b's bookkeeping: the cutoff counted, and with killers and history
+    /// (alphabeta_killers on), a quiet move that refuted one position remembered: it
+    /// often refutes its siblings too. Ordering only: always safe.
+    fn cutoff(&mut self, board: &Board, m: Move, i: usize, depth: i32, ply: usize) {
+        self.counts.cutoffs += 1;
+        if i == 0 {
+            self.counts.first_move_cutoffs += 1;
+        }
+        if self.features.killers_and_history && is_quiet(m) {
+            self.killers.add(ply, m);
+            self.history.update(board.turn(), m, depth * depth);
+        }
     }
 
     /// The moves best first for the enabled heuristics; with none, generation order.
