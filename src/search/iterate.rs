@@ -23,29 +23,7 @@ impl Searcher<'_> {
         game_keys: &[u64],
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        self.keys.clear();
-        self.keys.extend_from_slice(game_keys);
-        if self.group.is_none() {
-            // A group's table starts its new search once, before the threads start.
-            self.tt.new_search();
-        }
-        let legal = root.chess().legal_moves();
-        let searchmoves = &self.limits.searchmoves;
-        self.root_order.clear();
-        self.root_order.extend(
-            legal
-                .iter()
-                .filter(|m| searchmoves.is_empty() || searchmoves.contains(m)),
-        );
-        if self.root_order.is_empty() {
-            // `searchmoves` with no legal move in it: search everything rather than nothing.
-            self.root_order.extend_from_slice(&legal);
-        }
-        if let Some(network) = root.network() {
-            self.accumulators.set_root(network, root.chess().board());
-        }
-        self.probe_tablebases_at_root(root, game_keys);
-        self.root_moves.reset(self.root_order.iter().copied());
+        self.set_up_root(root, game_keys);
         let mut result = SearchResult {
             best: self.root_order.first().copied(),
             ponder: None,
@@ -92,40 +70,13 @@ impl Searcher<'_> {
             }
             self.seldepth = 0;
             self.root_moves.start_iteration();
-            let nodes_before = self.nodes;
             // Nodes of the first line's search: the best move's share of them says how
             // settled the search is, however many lines follow.
-            let mut first_line_nodes = 0;
             // The first line's best move, its score and nodes: what the clock judges the
             // iteration by (with MultiPV, the exact scores of close lines reorder them
             // often, which is no reason to think longer).
-            let mut first_line = None;
-            for pv_index in 0..lines {
-                self.pv_index = pv_index;
-                self.aspiration(root, depth, lines, report);
-                if pv_index == 0 {
-                    first_line_nodes = self.nodes - nodes_before;
-                    first_line = self.root_moves.get(0).map(|r| (r.mv, r.score, r.nodes));
-                }
-                if self.stopped {
-                    break;
-                }
-                // MultiPV does not stretch a timed move: past the time the last completed
-                // iteration allowed, the iteration ends with the lines it has (the first,
-                // the move played, is complete), even in the middle of a line.
-                if pv_index + 1 < lines
-                    && let Some(progress) = &last_progress
-                    && let Some(soft) = self.soft_time(progress)
-                {
-                    if self.control.elapsed() >= soft {
-                        self.stopped = true;
-                        break;
-                    }
-                    self.extra_lines_until = Some(soft);
-                }
-            }
-            self.extra_lines_until = None;
-            self.pv_index = 0;
+            let (first_line_nodes, first_line) =
+                self.search_lines(root, depth, lines, last_progress.as_ref(), report);
             if lines > 1 && !self.stopped {
                 self.root_moves.rank_lines(lines);
                 self.report_lines(depth, shown, report);
@@ -192,6 +143,78 @@ impl Searcher<'_> {
         }
         result.nodes = self.total_nodes();
         result
+    }
+
+    /// The root before its first iteration: the game's keys for repetitions, the
+    /// table's new search, the moves to search (`searchmoves`, or all if none of them
+    /// is legal), the network's sums, the tablebases' ranking.
+    fn set_up_root(&mut self, root: &Board, game_keys: &[u64]) {
+        self.keys.clear();
+        self.keys.extend_from_slice(game_keys);
+        if self.group.is_none() {
+            // A group's table starts its new search once, before the threads start.
+            self.tt.new_search();
+        }
+        let legal = root.chess().legal_moves();
+        let searchmoves = &self.limits.searchmoves;
+        self.root_order.clear();
+        self.root_order.extend(
+            legal
+                .iter()
+                .filter(|m| searchmoves.is_empty() || searchmoves.contains(m)),
+        );
+        if self.root_order.is_empty() {
+            // `searchmoves` with no legal move in it: search everything rather than nothing.
+            self.root_order.extend_from_slice(&legal);
+        }
+        if let Some(network) = root.network() {
+            self.accumulators.set_root(network, root.chess().board());
+        }
+        self.probe_tablebases_at_root(root, game_keys);
+        self.root_moves.reset(self.root_order.iter().copied());
+    }
+
+    /// One iteration's `lines` (MultiPV) at `depth`, each in its aspiration window:
+    /// the nodes of the first line's search, and its best move, score and nodes.
+    /// `last_progress`: how the last completed iteration went (for the clock).
+    fn search_lines(
+        &mut self,
+        root: &Board,
+        depth: i32,
+        lines: usize,
+        last_progress: Option<&Progress>,
+        report: &mut dyn FnMut(&Report),
+    ) -> (u64, Option<(Move, Score, u64)>) {
+        let nodes_before = self.nodes;
+        let mut first_line_nodes = 0;
+        let mut first_line = None;
+        for pv_index in 0..lines {
+            self.pv_index = pv_index;
+            self.aspiration(root, depth, lines, report);
+            if pv_index == 0 {
+                first_line_nodes = self.nodes - nodes_before;
+                first_line = self.root_moves.get(0).map(|r| (r.mv, r.score, r.nodes));
+            }
+            if self.stopped {
+                break;
+            }
+            // MultiPV does not stretch a timed move: past the time the last completed
+            // iteration allowed, the iteration ends with the lines it has (the first,
+            // the move played, is complete), even in the middle of a line.
+            if pv_index + 1 < lines
+                && let Some(progress) = last_progress
+                && let Some(soft) = self.soft_time(progress)
+            {
+                if self.control.elapsed() >= soft {
+                    self.stopped = true;
+                    break;
+                }
+                self.extra_lines_until = Some(soft);
+            }
+        }
+        self.extra_lines_until = None;
+        self.pv_index = 0;
+        (first_line_nodes, first_line)
     }
 
     /// A line one move long has no move to ponder on: the table move of the
