@@ -20,8 +20,8 @@ was by running the same command again. The tuned values are theta rounded.
         --state spsa.json --iterations 1000 --pairs 4 --tc 4+0.04 --concurrency 2
 
 `--fastchess PATH` plays the games through fastchess instead of match.py (the engines
-then get the CPU the Python runner takes). `--only name,name` tunes a subset (the others stay at their defaults); `--report`
-prints theta against the defaults and exits.
+then get the CPU the Python runner takes). `--only name,name` tunes a subset (the
+others stay at their defaults); `--report` prints theta against the defaults and exits.
 """
 
 import argparse
@@ -73,14 +73,18 @@ def clamp(t, value):
     return max(t["min"], min(t["max"], value))
 
 
+# Each engine's options besides the tunables, in either runner.
+ENGINE_OPTIONS = {"Hash": 16, "Threads": 1}
+
+
 def play(args, plus, minus, seed):
     """Plays `2 * pairs` games of plus against minus: (wins, draws, losses, faults) of plus."""
     if args.fastchess:
         return play_fastchess(args, plus, minus, seed)
     def engine(name, values):
-        spec = ["--engine", f"cmd={args.engine}", f"name={name}", "opt.Hash=16", "opt.Threads=1"]
-        spec += [f"opt.{n}={v}" for n, v in values.items()]
-        return spec
+        options = {**ENGINE_OPTIONS, **values}
+        return ["--engine", f"cmd={args.engine}", f"name={name}",
+                *(f"opt.{n}={v}" for n, v in options.items())]
     command = [sys.executable, args.match, *engine("plus", plus), *engine("minus", minus),
                "--tc", args.tc, "--games", str(2 * args.pairs),
                "--concurrency", str(args.concurrency), "--openings", args.openings,
@@ -102,14 +106,14 @@ FAULTS = re.compile(r"loses on time|illegal move|disconnects|stalls|crash", re.I
 
 
 def play_fastchess(args, plus, minus, seed):
-    """`play` through fastchess (a C++ runner: the engines get the cores that Python
-    would take, about a third of one core at 2+0.02)."""
+    """`play` through fastchess (a C++ runner: at 2+0.02 on two cores, match.py took
+    about 57 % of one core, which the engines then lacked)."""
     engine_path = os.path.abspath(args.engine)
 
     def engine(name, values):
-        spec = ["-engine", f"cmd={engine_path}", f"name={name}",
-                "option.Hash=16", "option.Threads=1"]
-        return spec + [f"option.{n}={v}" for n, v in values.items()]
+        options = {**ENGINE_OPTIONS, **values}
+        return ["-engine", f"cmd={engine_path}", f"name={name}",
+                *(f"option.{n}={v}" for n, v in options.items())]
     command = [args.fastchess, *engine("plus", plus), *engine("minus", minus),
                "-each", f"tc={args.tc}", "-rounds", str(args.pairs), "-games", "2",
                "-repeat", "-concurrency", str(args.concurrency),
@@ -126,12 +130,13 @@ def play_fastchess(args, plus, minus, seed):
     games, wins, losses, draws = map(int, totals[-1])
     if games != 2 * args.pairs:
         raise RuntimeError(f"fastchess played {games} games, not {2 * args.pairs}")
-    faults = sum(1 for line in done.stdout.splitlines()
-                 if line.startswith("Finished game") and FAULTS.search(line))
-    # Protocol slips fastchess notices (a bestmove that is not the last PV's first
-    # move, a malformed move): shown, and counted as faults.
+    faults = 0
     for line in done.stdout.splitlines():
-        if line.startswith("Warning"):
+        if line.startswith("Finished game") and FAULTS.search(line):
+            faults += 1
+        elif line.startswith("Warning"):
+            # A protocol slip fastchess noticed (a bestmove that is not the last PV's
+            # first move, a malformed move): shown, and counted as a fault.
             print(f"fastchess: {line}", flush=True)
             faults += 1
     return wins, draws, losses, faults
