@@ -70,11 +70,10 @@ impl Searcher<'_> {
             }
             self.seldepth = 0;
             self.root_moves.start_iteration();
-            // Nodes of the first line's search: the best move's share of them says how
-            // settled the search is, however many lines follow.
-            // The first line's best move, its score and nodes: what the clock judges the
-            // iteration by (with MultiPV, the exact scores of close lines reorder them
-            // often, which is no reason to think longer).
+            // What the clock judges the iteration by: the first line's nodes (the best
+            // move's share of them says how settled the search is, however many lines
+            // follow) and its best move, score and nodes (with MultiPV, the exact scores
+            // of close lines reorder them often, which is no reason to think longer).
             let (first_line_nodes, first_line) =
                 self.search_lines(root, depth, lines, last_progress.as_ref(), report);
             if lines > 1 && !self.stopped {
