@@ -407,7 +407,10 @@ mod tests {
             assert!(line.split(',').count() >= columns, "{line}");
         }
         assert!(text.contains("Debug_LMR,Reductions and extensions,6,2,48600,"));
-        assert!(text.contains(",not measured\n"));
+        let Figure::Measured(lmr) = elo::figure("Debug_LMR") else {
+            panic!("LMR's match was played");
+        };
+        assert!(text.contains(&format!(",{:.1},{:.1},", lmr.elo, lmr.error)));
         assert!(text.contains(",27.9,17.2,"));
         let mut out = Vec::new();
         write_header(&mut out, 6).unwrap();
@@ -440,14 +443,15 @@ mod tests {
 
     #[test]
     fn match_script_lists_each_switch() {
-        let script = match_script(&["Debug_LMR", "Debug_Correction", "Debug_IIR"]);
+        // A switch without a match (none today: a name no switch has) says so.
+        let script = match_script(&["Debug_LMR", "Debug_Correction", "Debug_NoSuchPart"]);
         assert_eq!(
             script.matches("python3 ../shared/tools/match.py").count(),
             3
         );
-        assert!(script.contains("# Debug_LMR: not measured\n"));
+        assert!(script.contains("# Debug_LMR: measured +"));
         assert!(script.contains("# Debug_Correction: measured +27.9"));
-        assert!(script.contains("# Debug_IIR: not measured alone (measured with Debug_Singular"));
+        assert!(script.contains("# Debug_NoSuchPart: not measured\n"));
         let lmr_seed = elo::MATCH_SEED
             + SWITCH_OPTIONS
                 .iter()
