@@ -133,6 +133,8 @@ def play_fastchess(args, plus, minus, seed):
     faults = 0
     for line in done.stdout.splitlines():
         if line.startswith("Finished game") and FAULTS.search(line):
+            # A game lost by misbehaving (time, illegal move, crash): shown, and counted.
+            print(f"fastchess: {line}", flush=True)
             faults += 1
         elif line.startswith("Warning"):
             # A protocol slip fastchess noticed (a bestmove that is not the last PV's
@@ -223,10 +225,11 @@ def main(argv):
             state["iteration"] = k
             state["games"] += wins + draws + losses
             state["faults"] += faults
-            state["history"].append({"k": k, "w": wins, "d": draws, "l": losses})
+            state["history"].append({"k": k, "w": wins, "d": draws, "l": losses}
+                                    | ({"faults": faults} if faults else {}))
             save_state(args.state, state)
-            print(f"iteration {k}: +{wins} ={draws} -{losses}, {state['games']} games",
-                  flush=True)
+            print(f"iteration {k}: +{wins} ={draws} -{losses}, {state['games']} games"
+                  + (f", {faults} faults" if faults else ""), flush=True)
     except KeyboardInterrupt:
         pass
     report(state, tunables)
