@@ -15,7 +15,7 @@
 //! * `Elo`: what the part is worth in games, the full engine's Elo over the engine
 //!   without it, where a match measured that change (`elo.rs`).
 
-use super::elo::{self, Figure};
+use super::elo;
 use super::report::{csv_field, percent, thousands};
 use super::svg::{Chart, Marker, Panel, Series};
 use super::switches::{self, FULL, Options, SettingRun, Totals};
@@ -100,14 +100,8 @@ pub fn write_notes(out: &mut dyn Write, runs: &[SettingRun]) -> io::Result<()> {
         writeln!(out, "Not studied: {switch} ({why}).")?;
     }
     for run in runs {
-        match elo::figure(run.name) {
-            Figure::Measured(m) => writeln!(out, "Elo of {}: {}.", run.name, m.source)?,
-            Figure::NotMeasured { note: Some(note) } => writeln!(
-                out,
-                "Elo of {}: not measured alone; measured {note}.",
-                run.name
-            )?,
-            Figure::NotMeasured { note: None } => {}
+        if let Some(m) = elo::figure(run.name) {
+            writeln!(out, "Elo of {}: {}.", run.name, m.source)?;
         }
     }
     writeln!(
@@ -130,9 +124,8 @@ fn elo_text(name: &str) -> String {
         return String::new();
     }
     match elo::figure(name) {
-        Figure::Measured(m) => format!("{:+.1} ± {:.1}", m.elo, m.error),
-        Figure::NotMeasured { note: Some(_) } => "- (in a bundle)".into(),
-        Figure::NotMeasured { note: None } => "-".into(),
+        Some(m) => format!("{:+.1} ± {:.1}", m.elo, m.error),
+        None => "-".into(),
     }
 }
 
@@ -183,18 +176,12 @@ pub fn csv(full: &SettingRun, runs: &[SettingRun]) -> String {
     for run in std::iter::once(full).chain(runs) {
         let (elo, error, source) = match (run.name == FULL, elo::figure(run.name)) {
             (true, _) => (String::new(), String::new(), String::new()),
-            (false, Figure::Measured(m)) => (
+            (false, Some(m)) => (
                 format!("{:.1}", m.elo),
                 format!("{:.1}", m.error),
                 m.source.to_string(),
             ),
-            (false, Figure::NotMeasured { note }) => (
-                String::new(),
-                String::new(),
-                note.map_or("not measured".into(), |n| {
-                    format!("not measured alone; measured {n}")
-                }),
-            ),
+            (false, None) => (String::new(), String::new(), "not measured".into()),
         };
         for depth in 1..=run.max_depth() {
             let row = Row::of(full, run, depth);
@@ -327,21 +314,14 @@ pub fn match_script(list: &[&'static str]) -> String {
             .position(|s| *s == switch)
             .unwrap_or(0) as u32;
         let _ = writeln!(text);
-        match elo::figure(switch) {
-            Figure::Measured(m) => {
-                let _ = writeln!(
-                    text,
-                    "# {switch}: measured {:+.1} ± {:.1} ({}); again at today's build:",
-                    m.elo, m.error, m.source
-                );
-            }
-            Figure::NotMeasured { note: Some(note) } => {
-                let _ = writeln!(text, "# {switch}: not measured alone (measured {note})");
-            }
-            Figure::NotMeasured { note: None } => {
-                let _ = writeln!(text, "# {switch}: not measured");
-            }
-        }
+        let _ = match elo::figure(switch) {
+            Some(m) => writeln!(
+                text,
+                "# {switch}: measured {:+.1} ± {:.1} ({}); again at today's build:",
+                m.elo, m.error, m.source
+            ),
+            None => writeln!(text, "# {switch}: not measured"),
+        };
         let _ = writeln!(
             text,
             "{}",
@@ -407,9 +387,7 @@ mod tests {
             assert!(line.split(',').count() >= columns, "{line}");
         }
         assert!(text.contains("Debug_LMR,Reductions and extensions,6,2,48600,"));
-        let Figure::Measured(lmr) = elo::figure("Debug_LMR") else {
-            panic!("LMR's match was played");
-        };
+        let lmr = elo::figure("Debug_LMR").expect("LMR's match was played");
         assert!(text.contains(&format!(",{:.1},{:.1},", lmr.elo, lmr.error)));
         assert!(text.contains(",27.9,17.2,"));
         let mut out = Vec::new();
