@@ -132,13 +132,11 @@ def play_fastchess(args, plus, minus, seed):
         raise RuntimeError(f"fastchess played {games} games, not {2 * args.pairs}")
     faults = 0
     for line in done.stdout.splitlines():
-        if line.startswith("Finished game") and FAULTS.search(line):
-            # A game lost by misbehaving (time, illegal move, crash): shown, and counted.
-            print(f"fastchess: {line}", flush=True)
-            faults += 1
-        elif line.startswith("Warning"):
-            # A protocol slip fastchess noticed (a bestmove that is not the last PV's
-            # first move, a malformed move): shown, and counted as a fault.
+        # A game lost by misbehaving (time, illegal move, crash), or a protocol slip
+        # fastchess noticed (a bestmove that is not the last PV's first move, a
+        # malformed move): shown, and counted as a fault.
+        lost = line.startswith("Finished game") and FAULTS.search(line)
+        if lost or line.startswith("Warning"):
             print(f"fastchess: {line}", flush=True)
             faults += 1
     return wins, draws, losses, faults
