@@ -21,7 +21,9 @@ was by running the same command again. The tuned values are theta rounded.
 
 `--fastchess PATH` plays the games through fastchess instead of match.py (the engines
 then get the CPU the Python runner takes). `--only name,name` tunes a subset (the
-others stay at their defaults); `--report` prints theta against the defaults and exits.
+others stay at their defaults); `--report` prints theta against the defaults and exits;
+`--apply src/search/params.rs` writes the rounded values into that file as the new defaults
+(each `name = default,` of `tunables!`; nothing else in the file changes) and exits.
 """
 
 import argparse
@@ -169,6 +171,26 @@ def report(state, tunables):
             print(f"{t['name']:28} {t['default']:6} -> {value:9.2f} ({round(value)})")
 
 
+def apply(state, path):
+    """Writes theta, rounded, as the defaults of `tunables!` in the params.rs at `path`;
+    returns the names whose default changed. Every tuned name must be found once."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    changed = []
+    for name, value in state["theta"].items():
+        pattern = re.compile(rf"^(\s*{re.escape(name)} = )(-?\d+)(, -?\d+\.\.=-?\d+, step \d+;)$",
+                             re.MULTILINE)
+        found = pattern.findall(text)
+        if len(found) != 1:
+            raise SystemExit(f"spsa: '{name}' is declared {len(found)} times in {path}, not once")
+        if int(found[0][1]) != round(value):
+            changed.append(name)
+        text = pattern.sub(lambda m: f"{m.group(1)}{round(value)}{m.group(3)}", text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return changed
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="the tuning build (make TUNE=1)")
@@ -188,6 +210,8 @@ def main(argv):
                         help="play through this fastchess binary instead of match.py")
     parser.add_argument("--openings", default=DEFAULT_OPENINGS)
     parser.add_argument("--report", action="store_true", help="print theta and exit")
+    parser.add_argument("--apply", default="", metavar="PARAMS_RS",
+                        help="write theta, rounded, into this params.rs as the defaults, and exit")
     args = parser.parse_args(argv)
 
     tunables = read_tunables(args.engine)
@@ -195,6 +219,10 @@ def main(argv):
     state = load_state(args.state, tunables, only)
     if args.report:
         report(state, tunables)
+        return 0
+    if args.apply:
+        changed = apply(state, args.apply)
+        print(f"{args.apply}: {len(changed)} defaults changed: {', '.join(changed)}")
         return 0
     chosen = [t for t in tunables if t["name"] in state["theta"]]
 
