@@ -59,6 +59,23 @@ fn declaration<'a>(text: &'a str, name: &str) -> &'a str {
     line
 }
 
+/// The default a declaration line gives (`name = default, min..=max, step s;`).
+fn default_of(line: &str) -> i32 {
+    let value = line.split(" = ").nth(1).and_then(|r| r.split(',').next());
+    value
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no default in {line:?}"))
+}
+
+/// `line` with its default replaced by `value`.
+fn with_default(line: &str, value: i32) -> String {
+    line.replacen(
+        &format!("= {},", default_of(line)),
+        &format!("= {value},"),
+        1,
+    )
+}
+
 #[test]
 fn apply_writes_the_rounded_values_as_defaults_and_nothing_else() {
     if !python_available() {
@@ -67,27 +84,28 @@ fn apply_writes_the_rounded_values_as_defaults_and_nothing_else() {
         );
         return;
     }
+    // Values around today's defaults, whatever they are.
     let original = std::fs::read_to_string(PARAMS).expect("params.rs");
     let delta = declaration(&original, "aspiration_delta");
     let lmr = declaration(&original, "lmr_base");
-    let (output, text) = apply(
-        "ok",
-        r#"{"aspiration_delta": 18.44, "lmr_base": -0.4, "rfp_max_depth": 8.2}"#,
+    let rfp = declaration(&original, "rfp_max_depth");
+    assert_ne!(default_of(lmr), 0, "lmr_base must move for this test");
+    let theta = format!(
+        r#"{{"aspiration_delta": {}, "lmr_base": -0.4, "rfp_max_depth": {}}}"#,
+        f64::from(default_of(delta)) - 6.56,
+        f64::from(default_of(rfp)) + 0.2,
     );
+    let (output, text) = apply("ok", &theta);
     assert!(output.status.success(), "{output:?}");
     assert_eq!(
         declaration(&text, "aspiration_delta"),
-        delta.replacen("= 25,", "= 18,", 1)
+        with_default(delta, default_of(delta) - 7)
     );
     // Rounded to the nearest, negative values too (the range is not the script's to check).
-    let lmr_default = lmr.split(" = ").nth(1).and_then(|r| r.split(',').next());
-    let lmr_default = lmr_default.expect("name = default, range");
-    assert_eq!(
-        declaration(&text, "lmr_base"),
-        lmr.replacen(&format!("= {lmr_default},"), "= 0,", 1)
-    );
+    assert_eq!(declaration(&text, "lmr_base"), with_default(lmr, 0));
     let stdout = String::from_utf8_lossy(&output.stdout);
     // rfp_max_depth rounds to its default: written, not counted as changed.
+    assert_eq!(declaration(&text, "rfp_max_depth"), rfp);
     assert!(
         stdout.contains("2 defaults changed: aspiration_delta, lmr_base"),
         "{stdout}"
