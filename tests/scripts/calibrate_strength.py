@@ -21,9 +21,9 @@ of its nominal `UCI_Elo`; where one is not, edit `ANCHORS` in
 `src/search/strength.rs` (the node budget moves strength most, the temperature most
 at the weak end) and run the levels again.
 
-The result of each gauntlet is kept in a JSON state file (`OUT/state-TC.json`) as soon
-as it ends, so a stopped run resumes with the same command (the gauntlet that was
-playing starts again); `--report` rewrites the CSV and SVG from it without playing.
+The result of each match (a level or pool engine against one opponent) is kept in a JSON
+state file (`OUT/state-TC.json`) as soon as it ends, so a stopped run resumes with the
+same command (the match that was playing starts again); `--report` rewrites the CSV and SVG from it without playing.
 After `ANCHORS` changed, start a new state (delete it, or `--state`). What it writes into `--out` (default `docs/strength/`), for a time
 control TC:
 
@@ -216,17 +216,30 @@ def rate(entry, state):
     return elo, se, sum(wdl), *wdl
 
 
+def play_pairings(args, state, entry, player, opponents, seed):
+    """Plays `player` against each of `opponents` ({name: spec}) not yet in `entry`,
+    one match at a time, and saves the state after each (a stopped run loses only the
+    match that was playing)."""
+    for name, spec in opponents.items():
+        if name in entry["games"]:
+            continue
+        results, faults = gauntlet(args, player, {name: spec}, seed)
+        entry["games"][name] = results[name]
+        entry["faults"] = entry.get("faults", 0) + faults
+        save_state(args.state, state)
+
+
 def play_pool(args, state):
     """Phase 1: rates each pool engine on Stockfish's scale (a gauntlet against the
     Stockfish levels of `--pool-sf`)."""
     for name in args.pool_engines:
         entry = state["pool"].setdefault(name, {"games": {}})
-        if entry["games"]:
+        opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in args.pool_sf}
+        if all(o in entry["games"] for o in opponents):
             continue
         print(f"rating {name} against Stockfish 15.1 at {args.pool_sf}", flush=True)
         player = [f"name={name}"] + POOL[name]
-        opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in args.pool_sf}
-        entry["games"], entry["faults"] = gauntlet(args, player, opponents, args.seed)
+        play_pairings(args, state, entry, player, opponents, args.seed)
         elo, se, *_ = rate(entry, state)
         entry["elo"] = elo
         save_state(args.state, state)
@@ -236,23 +249,21 @@ def play_pool(args, state):
 def play_levels(args, state):
     """Phase 2: each Tabas level against the Stockfish levels around it (and the pool)."""
     for level in args.levels:
-        key = str(level)
-        entry = state["levels"].setdefault(key, {"games": {}})
-        if entry["games"]:
-            continue
+        entry = state["levels"].setdefault(str(level), {"games": {}})
         sf = nearest(args.sf_grid, level, args.opponents_per_level)
         opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in sf}
         for name in args.pool_engines:
             elo = state["pool"].get(name, {}).get("elo")
             if elo is not None and abs(elo - level) <= args.pool_window:
                 opponents[name] = [f"name={name}"] + POOL[name]
+        if all(o in entry["games"] for o in opponents):
+            continue
         print(f"Tabas at {level} against {', '.join(opponents)}", flush=True)
-        entry["games"], entry["faults"] = gauntlet(args, tabas_spec(level, args.engine),
-                                                   opponents, args.seed + level)
-        save_state(args.state, state)
+        play_pairings(args, state, entry, tabas_spec(level, args.engine), opponents,
+                      args.seed + level)
         elo, se, *_ = rate(entry, state)
-        print(f"  measured {fmt(elo)} ± {fmt(se and Z95 * se)} (faults: {entry['faults']})",
-              flush=True)
+        print(f"  measured {fmt(elo)} ± {fmt(se and Z95 * se)} "
+              f"(faults: {entry.get('faults', 0)})", flush=True)
 
 
 def fmt(x):
