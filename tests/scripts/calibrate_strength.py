@@ -21,9 +21,11 @@ of its nominal `UCI_Elo`; where one is not, edit `ANCHORS` in
 `src/search/strength.rs` (the node budget moves strength most, the temperature most
 at the weak end) and run the levels again.
 
-The result of each match (a level or pool engine against one opponent) is kept in a JSON
-state file (`OUT/state-TC.json`) as soon as it ends, so a stopped run resumes with the
-same command (the match that was playing starts again); `--report` rewrites the CSV and SVG from it without playing.
+The result of each match (a level or pool engine against one opponent, with the level's
+seed: the same openings against each of its opponents) is kept in a JSON state file
+(`OUT/state-TC.json`) as soon as it ends, so a stopped run resumes with the same command
+(the match that was playing starts again); `--report` rewrites the CSV and SVG from it
+without playing.
 After `ANCHORS` changed, start a new state (delete it, or `--state`). What it writes into `--out` (default `docs/strength/`), for a time
 control TC:
 
