@@ -33,12 +33,15 @@
 //!   `bestmove` is its line.
 //!
 //! The mapping from Elo to a level is the table `ANCHORS`, interpolated (nodes
-//! geometrically, the rest linearly). Its numbers are PROVISIONAL: they are first
-//! guesses, to be set by calibration games against opponents of known strength
-//! (`tests/scripts/calibrate_strength.py`), which will also narrow the range
-//! `ELO_MIN..=ELO_MAX` to what the games support. That range is the one over which
-//! Stockfish 15.1's `UCI_Elo` (1350..2850), the anchor of the calibration, is itself
-//! calibrated, kept below Tabas's full strength at the top.
+//! geometrically, the rest linearly). Its rows are set by games against Stockfish 15.1
+//! with `UCI_LimitStrength` (whose `UCI_Elo` scale, 1350..2850, is anchored to CCRL
+//! 40/4) through `tests/scripts/calibrate_strength.py`: a row's settings are played,
+//! and its `elo` is what they measured. Two screens at 10+0.1 (docs/strength/README.md)
+//! found the first guesses 200-500 Elo weaker than their labels, and Tabas at full
+//! strength about 2790 on that scale (12 games against `UCI_Elo` 2850: 41.7 %); the rows
+//! below are the second guess from those screens, spread evenly over 1350..2600 (the
+//! top kept below full strength), and are PROVISIONAL until the 100-game calibration of
+//! each row (under way, its state in docs/strength/) confirms them or relabels them.
 
 use super::params::ParamValues;
 use super::root::RootMove;
@@ -61,51 +64,52 @@ struct Anchor {
 }
 
 /// The levels, weakest first; every column moves one way only (nodes up, the rest down).
-/// PROVISIONAL until calibrated (see the module's comment); calibration edits these rows.
+/// PROVISIONAL until calibrated (see the module's comment): the calibration measures each
+/// row and sets its `elo` to what the games measured (relabelling does not change play).
 /// Below a few hundred nodes the budget is the first iteration alone (depth 1 with
 /// quiescence over every line, which nothing interrupts): there, and generally at the
 /// weak end, the temperature and the reach tell the levels apart more than the nodes.
 const ANCHORS: [Anchor; 6] = [
     Anchor {
         elo: 1350,
-        nodes: 50,
-        temperature_cp: 180,
-        max_loss_cp: 450,
-        lines: 6,
-    },
-    Anchor {
-        elo: 1650,
-        nodes: 400,
-        temperature_cp: 120,
-        max_loss_cp: 300,
-        lines: 5,
-    },
-    Anchor {
-        elo: 1950,
         nodes: 2_000,
-        temperature_cp: 75,
+        temperature_cp: 77,
         max_loss_cp: 200,
         lines: 4,
     },
     Anchor {
-        elo: 2250,
-        nodes: 8_000,
-        temperature_cp: 45,
-        max_loss_cp: 120,
+        elo: 1600,
+        nodes: 6_800,
+        temperature_cp: 49,
+        max_loss_cp: 135,
         lines: 4,
     },
     Anchor {
-        elo: 2550,
-        nodes: 30_000,
-        temperature_cp: 22,
-        max_loss_cp: 70,
+        elo: 1850,
+        nodes: 22_000,
+        temperature_cp: 28,
+        max_loss_cp: 85,
+        lines: 4,
+    },
+    Anchor {
+        elo: 2100,
+        nodes: 78_000,
+        temperature_cp: 13,
+        max_loss_cp: 45,
         lines: 3,
     },
     Anchor {
-        elo: 2800,
-        nodes: 100_000,
-        temperature_cp: 10,
-        max_loss_cp: 35,
+        elo: 2350,
+        nodes: 360_000,
+        temperature_cp: 5,
+        max_loss_cp: 20,
+        lines: 2,
+    },
+    Anchor {
+        elo: 2600,
+        nodes: 3_000_000,
+        temperature_cp: 1,
+        max_loss_cp: 5,
         lines: 2,
     },
 ];

@@ -41,7 +41,7 @@ The calibration the issue asks for (at least 100 games per level at 10+0.1, a su
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
         --tc 10+0.1 --games 34 --concurrency 2 --pool
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
-        --tc 60+0.6 --games 20 --concurrency 2 --levels 1650,2250,2800
+        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2600
 
 (34 games against each of 3 Stockfish levels: 102 per level; the pool adds more.)
 A smoke test of the whole path, 2 games a gauntlet at 1+0.01, in a scratch folder:
@@ -82,7 +82,7 @@ DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "8moves_v3.pgn")
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 
 # Tabas's levels as `ANCHORS` in src/search/strength.rs has them (provisional).
-DEFAULT_LEVELS = [1350, 1650, 1950, 2250, 2550, 2800]
+DEFAULT_LEVELS = [1350, 1600, 1850, 2100, 2350, 2600]
 # Stockfish 15.1's `UCI_Elo` range, and the levels of it that serve as anchors.
 SF_MIN, SF_MAX = 1350, 2850
 DEFAULT_SF_GRID = [1350, 1500, 1650, 1800, 1950, 2100, 2250, 2400, 2550, 2700, 2850]
