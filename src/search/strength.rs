@@ -39,9 +39,9 @@
 //! and its `elo` is what they measured. Two screens at 10+0.1 (docs/strength/README.md)
 //! found the first guesses 200-500 Elo weaker than their labels, and Tabas at full
 //! strength about 2790 on that scale (12 games against `UCI_Elo` 2850: 41.7 %); the rows
-//! below are the second guess from those screens, spread evenly over 1350..2600 (the
-//! top kept below full strength), and are PROVISIONAL until the 100-game calibration of
-//! each row (under way, its state in docs/strength/) confirms them or relabels them.
+//! below are the third guess, fitted to those screens and spread evenly over 1350..2600
+//! (the top kept below full strength), and are PROVISIONAL until the 100-game calibration
+//! of each row (under way, its state in docs/strength/) confirms them or relabels them.
 
 use super::params::ParamValues;
 use super::root::RootMove;

@@ -17,16 +17,19 @@ this scale), then it serves as an anchor like them.
 A level's Elo is the maximum-likelihood fit of the logistic model to its games (a draw
 counts half a win) with the opponents' Elo fixed, and its 95 % error is 1.96 standard
 errors from the Fisher information. The goal (issue #30): every level within ±100 Elo
-of its nominal `UCI_Elo`; where one is not, edit `ANCHORS` in
-`src/search/strength.rs` (the node budget moves strength most, the temperature most
-at the weak end) and run the levels again.
+of its nominal `UCI_Elo`; where one is not, relabel its row of `ANCHORS` in
+`src/search/strength.rs` with what it measured, or, where that leaves the range, change
+its settings (the node budget moves strength most, the temperature most at the weak end)
+and run the level again.
 
 The result of each match (a level or pool engine against one opponent, with the level's
 seed: the same openings against each of its opponents) is kept in a JSON state file
 (`OUT/state-TC.json`) as soon as it ends, so a stopped run resumes with the same command
 (the match that was playing starts again); `--report` rewrites the CSV and SVG from it
 without playing.
-After `ANCHORS` changed, start a new state (delete it, or `--state`). What it writes into `--out` (default `docs/strength/`), for a time
+After a row's settings in `ANCHORS` changed, start a new state (delete it, or `--state`);
+after a row was only relabelled (its `elo` set to what it measured: play is unchanged),
+rename that level's key in the state to the new label and its games stay valid. What it writes into `--out` (default `docs/strength/`), for a time
 control TC:
 
 * `games-TC.csv`: one row per Tabas level (or pool engine) and opponent: W/D/L, score;

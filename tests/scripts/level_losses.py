@@ -8,7 +8,7 @@ a run repeats) plays one move from each of the 49 bench positions other than the
 seed, on a 10+0.1 clock (`go wtime 10000 btime 10000 winc 100 binc 100`, as early in a
 10+0.1 game). A judge, Tabas at full strength with a fixed node count, scores the
 position and the position after the move; the loss is the difference, capped at
-`--cap` (a blunder into mate is one blunder). Prints one Markdown row per level: nodes,
+`--cap` (a blunder into mate is one blunder). Prints one Markdown row per level: the
 average and median loss, and the share of moves losing 100 cp or more and 300 cp or
 more. Needs python-chess (`../shared/tools/install-opponents.sh` installs it); one core,
 a few minutes:
@@ -67,7 +67,7 @@ def main():
     judged = {}
 
     def judge_score(board):
-        """The judge's score of `board` for the side that moved into it."""
+        """The judge's score of `board` in centipawns from White's point of view (cached)."""
         key = board.fen()
         if key not in judged:
             if board.is_checkmate():
