@@ -10,9 +10,10 @@ cross-check). Each Tabas level plays a gauntlet against Stockfish 15.1 with
 `--sf-grid`), through `../shared/tools/match.py` (colour-reversed pairs from
 8moves_v3.pgn, one thread and 16 MB each). With `--pool`, engines of the Debian pool
 (the ones `../shared/tools/install-opponents.sh` installs) join as further opponents:
-first each pool engine is itself rated on the same scale by a gauntlet against
-Stockfish 15.1 levels (its pool Elo, from a round robin at another speed, is not on
-this scale), then it serves as an anchor like them.
+first each pool engine is itself rated on the same scale by `--pool-games` games against
+each of the two Stockfish 15.1 levels nearest its prior (its pool Elo, from a round robin
+without Stockfish, is not on this scale), then it serves as an anchor like them, for the
+levels within `--pool-window` of its rating.
 
 A level's Elo is the maximum-likelihood fit of the logistic model to its games (a draw
 counts half a win) with the opponents' Elo fixed, and its 95 % error is 1.96 standard
@@ -29,8 +30,8 @@ seed: the same openings against each of its opponents) is kept in a JSON state f
 without playing.
 After a row's settings in `ANCHORS` changed, start a new state (delete it, or `--state`);
 after a row was only relabelled (its `elo` set to what it measured: play is unchanged),
-rename that level's key in the state to the new label and its games stay valid. What it writes into `--out` (default `docs/strength/`), for a time
-control TC:
+rename that level's key in the state to the new label and its games stay valid.
+What it writes into `--out` (default `docs/strength/`), for a time control TC:
 
 * `games-TC.csv`: one row per Tabas level (or pool engine) and opponent: W/D/L, score;
 * `levels-TC.csv`: one row per level: nominal Elo, measured Elo, 95 % error, games,
@@ -44,9 +45,11 @@ The calibration the issue asks for (at least 100 games per level at 10+0.1, a su
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
         --tc 10+0.1 --games 34 --concurrency 2 --pool
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
-        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2600
+        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2600 \\
+        --opponents-per-level 1
 
-(34 games against each of 3 Stockfish levels: 102 per level; the pool adds more.)
+(34 games against each of 3 Stockfish levels: 102 per level; the pool adds 20 a match.
+At 60+0.6, 20 games of three levels against the Stockfish level nearest each.)
 A smoke test of the whole path, 2 games a gauntlet at 1+0.01, in a scratch folder:
 
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
@@ -105,9 +108,25 @@ POOL = {
     "FairyMax5": ["cmd=/usr/games/fairymax", "proto=xboard"],
     "HoiChess022": ["cmd=/usr/games/hoichess", "proto=xboard", "args=--norc"],
 }
-# The pool engines strong enough to matter (the rest are far below 1350 on this scale
-# at fast controls, or beyond it); `--pool-engines` chooses others.
-DEFAULT_POOL = ["Glaurung22", "GNUChess627", "PhalanxXXV", "Sjeng112"]
+# Where each pool engine is expected on Stockfish's scale, only to choose the Stockfish
+# levels that rate it (the rating itself is measured): its pool Elo from install-opponents.sh
+# (a round robin at 10+0.1, Ethereal 12 = 0) plus about 2810 for Ethereal 12 (Tabas at
+# full strength measured about 2790 on this scale and 19 below Ethereal 12 at 10+0.1).
+ETHEREAL_PRIOR = 2810
+POOL_PRIOR = {
+    "Ethereal12": ETHEREAL_PRIOR,
+    "TogaII3": ETHEREAL_PRIOR - 605,
+    "Glaurung22": ETHEREAL_PRIOR - 629,
+    "PhalanxXXV": ETHEREAL_PRIOR - 796,
+    "GNUChess627": ETHEREAL_PRIOR - 828,
+    "Sjeng112": ETHEREAL_PRIOR - 1349,
+    "FairyMax5": ETHEREAL_PRIOR - 1509,
+    "HoiChess022": ETHEREAL_PRIOR - 1769,
+}
+# Two pool engines on 2 cores: Sjeng near the weak end and Glaurung in the middle (the
+# engine of the users' report "set to 1500, it beats Glaurung"); GNU Chess and Phalanx
+# sit near Glaurung, Toga and Ethereal near full strength. `--pool-engines` chooses others.
+DEFAULT_POOL = ["Sjeng112", "Glaurung22"]
 
 Z95 = 1.959963984540054
 # Elo per unit of the logistic model's log-odds.
@@ -156,14 +175,14 @@ def nearest(grid, elo, count):
     return sorted(sorted(grid, key=lambda g: (abs(g - elo), g))[:count])
 
 
-def gauntlet(args, player, opponents, seed):
+def gauntlet(args, player, opponents, seed, games):
     """Plays `player` (a match.py spec) against each of `opponents` ({name: spec}),
-    `--games` games each; {name: [wins, draws, losses]} from the player's side and
+    `games` games each; {name: [wins, draws, losses]} from the player's side and
     the player's faults (time forfeits, illegal moves, crashes, hangs)."""
     command = [sys.executable, args.match, "--engine", *player]
     for spec in opponents.values():
         command += ["--engine", *spec]
-    command += ["--gauntlet", "--tc", args.tc, "--games", str(args.games),
+    command += ["--gauntlet", "--tc", args.tc, "--games", str(games),
                 "--concurrency", str(args.concurrency), "--openings", args.openings,
                 "--seed", str(seed)]
     if args.adjudicate:
@@ -184,6 +203,28 @@ def gauntlet(args, player, opponents, seed):
     stats = summary["engines"][name]
     faults = sum(stats.get(k, 0) for k in ("time_forfeits", "illegal_moves", "crashes", "hangs"))
     return results, faults
+
+
+def engine_elo_range(path):
+    """The (min, max) of the engine's `UCI_Elo` option, as its `uci` answer gives them."""
+    done = subprocess.run([path], input="uci\nquit\n", capture_output=True, text=True,
+                          timeout=30)
+    for line in done.stdout.splitlines():
+        words = line.split()
+        if words[:3] == ["option", "name", "UCI_Elo"]:
+            return int(words[words.index("min") + 1]), int(words[words.index("max") + 1])
+    raise SystemExit(f"{path} has no UCI_Elo option")
+
+
+def check_engine(path):
+    """Stops a run whose engine was built from other `ANCHORS` than `DEFAULT_LEVELS`
+    names (a stale build's games would land in the state under today's labels)."""
+    have = engine_elo_range(path)
+    want = (min(DEFAULT_LEVELS), max(DEFAULT_LEVELS))
+    if have != want:
+        raise SystemExit(f"{path} offers UCI_Elo {have[0]}..{have[1]}, the levels here are "
+                         f"{want[0]}..{want[1]}: rebuild it (cargo build --release), or "
+                         "update DEFAULT_LEVELS after a relabelling")
 
 
 def load_state(path):
@@ -221,32 +262,36 @@ def rate(entry, state):
     return elo, se, sum(wdl), *wdl
 
 
-def play_pairings(args, state, entry, player, opponents, seed):
+def play_pairings(args, state, entry, player, opponents, seed, games=None):
     """Plays `player` against each of `opponents` ({name: spec}) not yet in `entry`,
     one match at a time, and saves the state after each (a stopped run loses only the
-    match that was playing)."""
+    match that was playing). A match is `games` games, by default `--games` against a
+    Stockfish level and `--pool-games` against a pool engine."""
     for name, spec in opponents.items():
         if name in entry["games"]:
             continue
-        results, faults = gauntlet(args, player, {name: spec}, seed)
+        n = games or (args.games if name.startswith("SF-") else args.pool_games)
+        results, faults = gauntlet(args, player, {name: spec}, seed, n)
         entry["games"][name] = results[name]
         entry["faults"] = entry.get("faults", 0) + faults
         save_state(args.state, state)
 
 
 def play_pool(args, state):
-    """Phase 1: rates each pool engine on Stockfish's scale (a gauntlet against the
-    Stockfish levels of `--pool-sf`)."""
+    """Phase 1: rates each pool engine on Stockfish's scale: `--pool-games` games against
+    each of the `--pool-anchors` Stockfish levels nearest its prior (or those of
+    `--pool-sf`)."""
     for name in args.pool_engines:
         entry = state["pool"].setdefault(name, {"games": {}})
-        opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in args.pool_sf}
-        if all(o in entry["games"] for o in opponents):
+        sf = args.pool_sf or nearest(args.sf_grid, POOL_PRIOR[name], args.pool_anchors)
+        opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in sf}
+        if all(o in entry["games"] for o in opponents) and "elo" in entry:
             continue
-        print(f"rating {name} against Stockfish 15.1 at {args.pool_sf}", flush=True)
+        print(f"rating {name} against Stockfish 15.1 at {sf}", flush=True)
         player = [f"name={name}"] + POOL[name]
-        play_pairings(args, state, entry, player, opponents, args.seed)
+        play_pairings(args, state, entry, player, opponents, args.seed, args.pool_games)
         elo, se, *_ = rate(entry, state)
-        entry["elo"] = elo
+        entry["elo"], entry["error"] = elo, se and Z95 * se
         save_state(args.state, state)
         print(f"  {name}: {fmt(elo)} ± {fmt(se and Z95 * se)}", flush=True)
 
@@ -311,6 +356,10 @@ def write_outputs(args, state):
     with open(svg_path, "w", encoding="utf-8") as f:
         f.write(svg(levels, tc))
     print(f"wrote {games_path}, {levels_path}, {svg_path}")
+    for name, entry in state["pool"].items():
+        elo, se, n, w, d, l = rate(entry, state)
+        print(f"  pool {name}: {fmt(elo)} ± {fmt(se and Z95 * se)} "
+              f"({n} games, +{w} ={d} -{l} against Stockfish)")
     for lv in levels:
         print(f"  {lv['nominal']}: {fmt(lv['elo'])} ± {fmt(lv['error'])} "
               f"({lv['games']} games, +{lv['wins']} ={lv['draws']} -{lv['losses']})")
@@ -392,8 +441,14 @@ def main():
                         help="also rate the Debian pool on Stockfish's scale and play it")
     parser.add_argument("--pool-engines", default=",".join(DEFAULT_POOL),
                         help=f"pool engines for --pool, of: {', '.join(POOL)}")
-    parser.add_argument("--pool-sf", type=int_list, default=[1350, 1800, 2250, 2700],
-                        help="Stockfish levels that rate the pool engines")
+    parser.add_argument("--pool-games", type=int, default=20,
+                        help="games of each match a pool engine plays (even: pairs)")
+    parser.add_argument("--pool-anchors", type=int, default=2,
+                        help="Stockfish levels that rate a pool engine: the nearest of "
+                             "--sf-grid to its prior")
+    parser.add_argument("--pool-sf", type=int_list, default=[],
+                        help="Stockfish levels that rate every pool engine (instead of "
+                             "--pool-anchors)")
     parser.add_argument("--pool-window", type=int, default=300,
                         help="a rated pool engine plays the levels within this many Elo")
     parser.add_argument("--stockfish", default=DEFAULT_STOCKFISH)
@@ -424,6 +479,7 @@ def main():
     args.state = args.state or os.path.join(args.out, f"state-{args.tc}.json")
     state = load_state(args.state)
     if not args.report:
+        check_engine(args.engine)
         play_pool(args, state)
         play_levels(args, state)
     write_outputs(args, state)
