@@ -37,11 +37,11 @@
 //! with `UCI_LimitStrength` (whose `UCI_Elo` scale, 1350..2850, is anchored to CCRL
 //! 40/4) through `tests/scripts/calibrate_strength.py`: a row's settings are played,
 //! and its `elo` is what they measured. Two screens at 10+0.1 (docs/strength/README.md)
-//! found the first guesses 200-500 Elo weaker than their labels, and Tabas at full
-//! strength about 2790 on that scale (12 games against `UCI_Elo` 2850: 41.7 %); the rows
-//! below are the third guess, fitted to those screens and spread evenly over 1350..2600
-//! (the top kept below full strength), and are PROVISIONAL until the 100-game calibration
-//! of each row (under way, its state in docs/strength/) confirms them or relabels them.
+//! found the first guesses 200-500 Elo weaker than their labels; the rows below are the
+//! third guess, fitted to those screens, and each was calibrated by 102 games at 10+0.1
+//! (docs/strength/levels-10+0.1.csv): the first five measured within 70 Elo of their
+//! labels, the top row (set for 2600) measured 2432 ± 74 and is labelled 2450, so the
+//! range is 1350..2450.
 
 use super::params::ParamValues;
 use super::root::RootMove;
@@ -64,8 +64,9 @@ struct Anchor {
 }
 
 /// The levels, weakest first; every column moves one way only (nodes up, the rest down).
-/// PROVISIONAL until calibrated (see the module's comment): the calibration measures each
-/// row and sets its `elo` to what the games measured (relabelling does not change play).
+/// Calibrated at 10+0.1 (see the module's comment): a row's `elo` is what its settings
+/// measured, within ±100 (relabelling a row does not change play; changing its settings
+/// needs its games played again).
 /// Below a few hundred nodes the budget is the first iteration alone (depth 1 with
 /// quiescence over every line, which nothing interrupts): there, and generally at the
 /// weak end, the temperature and the reach tell the levels apart more than the nodes.
@@ -106,7 +107,7 @@ const ANCHORS: [Anchor; 6] = [
         lines: 2,
     },
     Anchor {
-        elo: 2600,
+        elo: 2450,
         nodes: 3_000_000,
         temperature_cp: 1,
         max_loss_cp: 5,

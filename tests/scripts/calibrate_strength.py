@@ -88,7 +88,7 @@ DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "8moves_v3.pgn")
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 
 # Tabas's levels as `ANCHORS` in src/search/strength.rs has them (provisional).
-DEFAULT_LEVELS = [1350, 1600, 1850, 2100, 2350, 2600]
+DEFAULT_LEVELS = [1350, 1600, 1850, 2100, 2350, 2450]
 # Stockfish 15.1's `UCI_Elo` range, and the levels of it that serve as anchors.
 SF_MIN, SF_MAX = 1350, 2850
 DEFAULT_SF_GRID = [1350, 1500, 1650, 1800, 1950, 2100, 2250, 2400, 2550, 2700, 2850]
