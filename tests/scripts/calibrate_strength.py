@@ -45,7 +45,7 @@ The calibration the issue asks for (at least 100 games per level at 10+0.1, a su
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
         --tc 10+0.1 --games 34 --concurrency 2 --pool
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
-        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2600 \\
+        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2450 \\
         --opponents-per-level 1
 
 (34 games against each of 3 Stockfish levels: 102 per level; the pool adds 20 a match.
