@@ -11,9 +11,9 @@ cross-check). Each Tabas level plays a gauntlet against Stockfish 15.1 with
 8moves_v3.pgn, one thread and 16 MB each). With `--pool`, engines of the Debian pool
 (the ones `../shared/tools/install-opponents.sh` installs) join as further opponents:
 first each pool engine is itself rated on the same scale by `--pool-games` games against
-each of the two Stockfish 15.1 levels nearest its prior (its pool Elo, from a round robin
-without Stockfish, is not on this scale), then it serves as an anchor like them, for the
-levels within `--pool-window` of its rating.
+each of the two Stockfish 15.1 levels nearest its prior, then nearest its rating until both
+have been played (its pool Elo, from a round robin without Stockfish, is not on this scale),
+then it serves as an anchor like them, for the levels within `--pool-window` of its rating.
 
 A level's Elo is the maximum-likelihood fit of the logistic model to its games (a draw
 counts half a win) with the opponents' Elo fixed, and its 95 % error is 1.96 standard
@@ -279,21 +279,31 @@ def play_pairings(args, state, entry, player, opponents, seed, games=None):
 
 def play_pool(args, state):
     """Phase 1: rates each pool engine on Stockfish's scale: `--pool-games` games against
-    each of the `--pool-anchors` Stockfish levels nearest its prior (or those of
-    `--pool-sf`)."""
+    each of the `--pool-anchors` Stockfish levels nearest its prior, then against those
+    nearest its rating until they have all been played (a prior far off, as fast controls
+    make them, moves on to the levels that tell); or against those of `--pool-sf`."""
     for name in args.pool_engines:
         entry = state["pool"].setdefault(name, {"games": {}})
-        sf = args.pool_sf or nearest(args.sf_grid, POOL_PRIOR[name], args.pool_anchors)
-        opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in sf}
-        if all(o in entry["games"] for o in opponents) and "elo" in entry:
-            continue
-        print(f"rating {name} against Stockfish 15.1 at {sf}", flush=True)
-        player = [f"name={name}"] + POOL[name]
-        play_pairings(args, state, entry, player, opponents, args.seed, args.pool_games)
-        elo, se, *_ = rate(entry, state)
-        entry["elo"], entry["error"] = elo, se and Z95 * se
-        save_state(args.state, state)
-        print(f"  {name}: {fmt(elo)} ± {fmt(se and Z95 * se)}", flush=True)
+        estimate = entry.get("elo") or POOL_PRIOR[name]
+        while True:
+            sf = args.pool_sf or nearest(args.sf_grid, estimate, args.pool_anchors)
+            opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in sf}
+            if all(o in entry["games"] for o in opponents) and "elo" in entry:
+                break
+            print(f"rating {name} against Stockfish 15.1 at {sf}", flush=True)
+            player = [f"name={name}"] + POOL[name]
+            play_pairings(args, state, entry, player, opponents, args.seed, args.pool_games)
+            elo, se, *_ = rate(entry, state)
+            entry["elo"], entry["error"] = elo, se and Z95 * se
+            save_state(args.state, state)
+            print(f"  {name}: {fmt(elo)} ± {fmt(se and Z95 * se)}", flush=True)
+            if elo is None:
+                # All won or all lost: look beyond the levels played.
+                played = [opponent_elo(o, state) for o in entry["games"]]
+                won = sum(w for w, _, _ in entry["games"].values()) > 0
+                estimate = max(played) + 200 if won else min(played) - 200
+            else:
+                estimate = elo
 
 
 def play_levels(args, state):
