@@ -11,8 +11,9 @@ cross-check). Each Tabas level plays a gauntlet against Stockfish 15.1 with
 8moves_v3.pgn, one thread and 16 MB each). With `--pool`, engines of the Debian pool
 (the ones `../shared/tools/install-opponents.sh` installs) join as further opponents:
 first each pool engine is itself rated on the same scale by `--pool-games` games against
-each of the two Stockfish 15.1 levels nearest its prior, then nearest its rating until both
-have been played (its pool Elo, from a round robin without Stockfish, is not on this scale),
+each of the two Stockfish 15.1 levels nearest the middle of `--sf-grid`, then nearest its
+rating until both have been played (its pool Elo, from a round robin without Stockfish, is
+not on this scale),
 then it serves as an anchor like them, for the levels within `--pool-window` of its rating.
 
 A level's Elo is the maximum-likelihood fit of the logistic model to its games (a draw
@@ -87,7 +88,8 @@ DEFAULT_MATCH = os.path.join(SHARED, "tools", "match.py")
 DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "8moves_v3.pgn")
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 
-# Tabas's levels as `ANCHORS` in src/search/strength.rs has them (provisional).
+# Tabas's levels as `ANCHORS` in src/search/strength.rs labels them (`check_engine`
+# compares the ends with the engine's `UCI_Elo` range).
 DEFAULT_LEVELS = [1350, 1600, 1850, 2100, 2350, 2450]
 # Stockfish 15.1's `UCI_Elo` range, and the levels of it that serve as anchors.
 SF_MIN, SF_MAX = 1350, 2850
@@ -108,24 +110,9 @@ POOL = {
     "FairyMax5": ["cmd=/usr/games/fairymax", "proto=xboard"],
     "HoiChess022": ["cmd=/usr/games/hoichess", "proto=xboard", "args=--norc"],
 }
-# Where each pool engine is expected on Stockfish's scale, only to choose the Stockfish
-# levels that rate it (the rating itself is measured): its pool Elo from install-opponents.sh
-# (a round robin at 10+0.1, Ethereal 12 = 0) plus about 2810 for Ethereal 12 (Tabas at
-# full strength measured about 2790 on this scale and 19 below Ethereal 12 at 10+0.1).
-ETHEREAL_PRIOR = 2810
-POOL_PRIOR = {
-    "Ethereal12": ETHEREAL_PRIOR,
-    "TogaII3": ETHEREAL_PRIOR - 605,
-    "Glaurung22": ETHEREAL_PRIOR - 629,
-    "PhalanxXXV": ETHEREAL_PRIOR - 796,
-    "GNUChess627": ETHEREAL_PRIOR - 828,
-    "Sjeng112": ETHEREAL_PRIOR - 1349,
-    "FairyMax5": ETHEREAL_PRIOR - 1509,
-    "HoiChess022": ETHEREAL_PRIOR - 1769,
-}
-# Two pool engines on 2 cores: Sjeng near the weak end and Glaurung in the middle (the
-# engine of the users' report "set to 1500, it beats Glaurung"); GNU Chess and Phalanx
-# sit near Glaurung, Toga and Ethereal near full strength. `--pool-engines` chooses others.
+# Two pool engines on 2 cores, in the lower and the middle part of the levels' range at
+# 10+0.1: Sjeng (rated 1882 on this scale) and Glaurung (2184; the engine of the users'
+# report "set to 1500, it beats Glaurung"). `--pool-engines` chooses others.
 DEFAULT_POOL = ["Sjeng112", "Glaurung22"]
 
 Z95 = 1.959963984540054
@@ -279,12 +266,12 @@ def play_pairings(args, state, entry, player, opponents, seed, games=None):
 
 def play_pool(args, state):
     """Phase 1: rates each pool engine on Stockfish's scale: `--pool-games` games against
-    each of the `--pool-anchors` Stockfish levels nearest its prior, then against those
-    nearest its rating until they have all been played (a prior far off, as fast controls
-    make them, moves on to the levels that tell); or against those of `--pool-sf`."""
+    each of the `--pool-anchors` Stockfish levels nearest the middle of `--sf-grid`, then
+    against those nearest its rating until they have all been played; or against those of
+    `--pool-sf`."""
     for name in args.pool_engines:
         entry = state["pool"].setdefault(name, {"games": {}})
-        estimate = entry.get("elo") or POOL_PRIOR[name]
+        estimate = entry.get("elo") or args.sf_grid[len(args.sf_grid) // 2]
         while True:
             sf = args.pool_sf or nearest(args.sf_grid, estimate, args.pool_anchors)
             opponents = {f"SF-{e}": stockfish_spec(e, args.stockfish) for e in sf}
@@ -294,7 +281,7 @@ def play_pool(args, state):
             player = [f"name={name}"] + POOL[name]
             play_pairings(args, state, entry, player, opponents, args.seed, args.pool_games)
             elo, se, *_ = rate(entry, state)
-            entry["elo"], entry["error"] = elo, se and Z95 * se
+            entry["elo"] = elo
             save_state(args.state, state)
             print(f"  {name}: {fmt(elo)} ± {fmt(se and Z95 * se)}", flush=True)
             if elo is None:
@@ -455,7 +442,7 @@ def main():
                         help="games of each match a pool engine plays (even: pairs)")
     parser.add_argument("--pool-anchors", type=int, default=2,
                         help="Stockfish levels that rate a pool engine: the nearest of "
-                             "--sf-grid to its prior")
+                             "--sf-grid to its rating")
     parser.add_argument("--pool-sf", type=int_list, default=[],
                         help="Stockfish levels that rate every pool engine (instead of "
                              "--pool-anchors)")
