@@ -38,9 +38,10 @@
 //! 40/4) through `tests/scripts/calibrate_strength.py`: a row's settings are played,
 //! and its `elo` is what they measured. Two screens at 10+0.1 (docs/strength/README.md)
 //! found the first guesses 200-500 Elo weaker than their labels; the rows below are the
-//! third guess, fitted to those screens, and each was calibrated by 102 games at 10+0.1
-//! (docs/strength/levels-10+0.1.csv): the first five measured within 70 Elo of their
-//! labels, the top row (set for 2600) measured 2432 ± 74 and is labelled 2450, so the
+//! third guess, fitted to those screens, and each was calibrated by 102 to 156 games at
+//! 10+0.1 against Stockfish's levels and two pool engines rated on its scale
+//! (docs/strength/levels-10+0.1.csv): every row within 70 Elo of its label. The top row
+//! (set for 2600) measured 2432 ± 74 in its first 102 games and is labelled 2450, so the
 //! range is 1350..2450.
 
 use super::params::ParamValues;
