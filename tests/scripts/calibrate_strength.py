@@ -62,6 +62,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -88,9 +89,24 @@ DEFAULT_MATCH = os.path.join(SHARED, "tools", "match.py")
 DEFAULT_OPENINGS = os.path.join(SHARED, "data", "openings", "8moves_v3.pgn")
 DEFAULT_STOCKFISH = "/usr/games/stockfish"
 
-# Tabas's levels as `ANCHORS` in src/search/strength.rs labels them (`check_engine`
-# compares the ends with the engine's `UCI_Elo` range).
-DEFAULT_LEVELS = [1350, 1600, 1850, 2100, 2350, 2450]
+STRENGTH_RS = os.path.join(REPO, "src", "search", "strength.rs")
+
+
+def anchor_labels(source):
+    """The `elo` of every row of `const ANCHORS` in the text of strength.rs, in order."""
+    start = source.find("const ANCHORS")
+    end = source.find("];", start)
+    labels = [int(m) for m in re.findall(r"\belo:\s*(\d+)", source[start:end])]
+    if start < 0 or end < 0 or not labels:
+        raise SystemExit(f"no `const ANCHORS` rows with an `elo` in {STRENGTH_RS}")
+    return labels
+
+
+# Tabas's levels: the labels of `ANCHORS`, read from the source so that a relabelling
+# needs no second edit here (`check_engine` compares their ends with the engine's
+# `UCI_Elo` range, which catches a stale build).
+with open(STRENGTH_RS, encoding="utf-8") as _f:
+    DEFAULT_LEVELS = anchor_labels(_f.read())
 # Stockfish 15.1's `UCI_Elo` range, and the levels of it that serve as anchors.
 SF_MIN, SF_MAX = 1350, 2850
 DEFAULT_SF_GRID = [1350, 1500, 1650, 1800, 1950, 2100, 2250, 2400, 2550, 2700, 2850]
@@ -210,8 +226,7 @@ def check_engine(path):
     want = (min(DEFAULT_LEVELS), max(DEFAULT_LEVELS))
     if have != want:
         raise SystemExit(f"{path} offers UCI_Elo {have[0]}..{have[1]}, the levels here are "
-                         f"{want[0]}..{want[1]}: rebuild it (cargo build --release), or "
-                         "update DEFAULT_LEVELS after a relabelling")
+                         f"{want[0]}..{want[1]}: rebuild it (cargo build --release)")
 
 
 def load_state(path):
