@@ -95,6 +95,31 @@ fn a_run_prints_the_model_as_rust_the_same_with_any_threads() {
         assert!(stderr(&one).contains(variable), "{}", stderr(&one));
     }
     assert!(stderr(&one).contains("(validation)"), "{}", stderr(&one));
+    // The model it would replace, on the same games: the fit maximises the training
+    // games' likelihood, so the built-in model cannot do better on them.
+    let losses = |prefix: &str| -> (f64, f64) {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no '{prefix}' in {text}"));
+        let numbers: Vec<f64> = line[prefix.len()..]
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert_eq!(numbers.len(), 2, "{line}");
+        (numbers[0], numbers[1])
+    };
+    let fitted = losses("//   by material ");
+    let replaced = losses("//   the model this replaces ");
+    assert!(
+        fitted.0 <= replaced.0 + 1e-4,
+        "{fitted:?} against {replaced:?}"
+    );
+    assert!(
+        stderr(&one).contains("the model in the binary"),
+        "{}",
+        stderr(&one)
+    );
     // The same model with two threads: only the recorded command differs.
     let two = run("2");
     assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));

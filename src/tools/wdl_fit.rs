@@ -343,6 +343,9 @@ pub struct Fits {
     pub fits: Vec<Fitted>,
     /// Mean log-loss without the score (training, validation).
     pub without_score: (f64, f64),
+    /// Mean log-loss of the model in the binary, `src/wdl.rs` (training, validation):
+    /// what a refit would replace, on the same games.
+    pub built_in: (f64, f64),
     /// The index in `fits` of the lower validation loss.
     pub best: usize,
 }
@@ -403,6 +406,17 @@ pub fn run(
         log_loss_without_score(&training, &training),
         log_loss_without_score(&training, &validation),
     );
+    let (built_in_v, built_in_p) = built_in_params();
+    let built_in = (
+        log_loss(&training, built_in_v, &built_in_p, threads),
+        log_loss(&validation, built_in_v, &built_in_p, threads),
+    );
+    progress(&format!(
+        "wdl-fit: the model in the binary (by {}): log-loss {:.6} (training)  {:.6} (validation)",
+        crate::wdl::VARIABLE.name(),
+        built_in.0,
+        built_in.1
+    ));
     // Material, even where the move number predicts the held-out games better: see
     // `wdl::VARIABLE`.
     let best = VARIABLES
@@ -416,8 +430,19 @@ pub fn run(
         validation_positions: validation.len(),
         fits,
         without_score,
+        built_in,
         best,
     })
+}
+
+/// The model of `src/wdl.rs` as (its index in `VARIABLES`, its parameters).
+fn built_in_params() -> (usize, Params) {
+    let v = VARIABLES
+        .iter()
+        .position(|&v| v == crate::wdl::VARIABLE)
+        .expect("the built-in model's variable is one of those fitted");
+    let (a, b) = (crate::wdl::MIDPOINT, crate::wdl::SPREAD);
+    (v, [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]])
 }
 
 impl Fits {
@@ -450,6 +475,10 @@ impl Fits {
         text.push_str(&format!(
             "//   score ignored   {:.4} / {:.4}\n",
             self.without_score.0, self.without_score.1
+        ));
+        text.push_str(&format!(
+            "//   the model this replaces {:.4} / {:.4}\n",
+            self.built_in.0, self.built_in.1
         ));
         text.push_str(&format!(
             "/// The variable `x` of the polynomials (material: see the README, \"Win, draw, loss\").\n\
