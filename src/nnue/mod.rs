@@ -333,7 +333,11 @@ impl Network {
         #[cfg(not(target_arch = "x86_64"))]
         let sum = screlu_sum(halves, weights);
         let out = sum / QA + self.output_bias[bucket];
-        (out * SCALE / (QA * QB)).clamp(-MAX_EVAL, MAX_EVAL)
+        // In i64: `out` may be as large as the loader's bounds allow (a file's
+        // extreme output bias, or every weight at its bound), and × SCALE would
+        // overflow i32 there.
+        ((out as i64 * SCALE as i64) / (QA * QB) as i64).clamp(-MAX_EVAL as i64, MAX_EVAL as i64)
+            as Score
     }
 
     /// Reads a network file (`src/tools/train/`'s format); an error says what is wrong.
@@ -743,6 +747,27 @@ pub(crate) mod tests {
         let at = good.len() - 4 * TEST_BUCKETS - 2;
         big_output[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
         refused(&big_output, "output weight");
+    }
+
+    #[test]
+    fn extreme_output_biases_evaluate_without_overflow() {
+        // The largest bias the loader takes: the evaluation saturates at ±MAX_EVAL
+        // (a panic in a build with overflow checks, a wrapped score without).
+        let board = Board::new(shakmaty::Chess::default());
+        for (bias, expected) in [(i32::MAX / 4, MAX_EVAL), (-(i32::MAX / 4), -MAX_EVAL)] {
+            let mut bytes = random_network_bytes(6);
+            for k in 0..TEST_BUCKETS {
+                let at = bytes.len() - 4 * (TEST_BUCKETS - k);
+                bytes[at..at + 4].copy_from_slice(&bias.to_le_bytes());
+            }
+            let net = Network::from_bytes(&bytes).unwrap();
+            let acc = net.refresh(board.chess().board());
+            assert_eq!(
+                net.evaluate(&acc, Color::White, 32),
+                expected,
+                "bias {bias}"
+            );
+        }
     }
 
     #[test]
