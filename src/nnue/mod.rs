@@ -56,10 +56,12 @@ const MAX_HIDDEN_WEIGHT: i32 = i16::MAX as i32 / 33;
 /// The largest output weight: `clamp(acc) * weight` then fits in `i16`, the
 /// product the evaluation takes before widening (see [`Network::evaluate`]).
 const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
-// The output sum cannot overflow i32: 2·HIDDEN terms of at most QA²·MAX_OUTPUT_WEIGHT.
-const _: () = assert!(
-    (2 * HIDDEN as i64) * (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) < i32::MAX as i64
-);
+/// The largest sum of one output bucket's weights' magnitudes (both halves): the
+/// output sum, Σ clamp(acc)² · weight, and every partial sum of it, are then at most
+/// QA² times this, within `i32`. Checked per file: every weight at its bound fits
+/// only up to 128 hidden units, while trained nets stay far below it (about a tenth
+/// for the nets of docs/network/), so a build with more units (`HIDDEN`) loads them.
+const MAX_OUTPUT_WEIGHT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
 /// Evaluations are kept inside this, well short of tablebase and mate scores.
 pub const MAX_EVAL: Score = 20_000;
 
@@ -394,6 +396,9 @@ impl Network {
                 *w = bounded("output weight", MAX_OUTPUT_WEIGHT, reader.i16()?)?;
             }
         }
+        for (k, bucket) in output_weights.iter().enumerate() {
+            check_output_bucket(k, bucket.iter().flatten())?;
+        }
         let mut output_bias = vec![0; buckets];
         for bias in &mut output_bias {
             *bias = reader.i32()?;
@@ -415,6 +420,19 @@ impl Network {
             output_bias,
         })
     }
+}
+
+/// Refuses output bucket `k` when its weights' magnitudes add up to more than
+/// `MAX_OUTPUT_WEIGHT_SUM` (its output sum could overflow `i32`).
+fn check_output_bucket<'a>(k: usize, weights: impl Iterator<Item = &'a i16>) -> Result<(), String> {
+    let sum: i64 = weights.map(|&w| (w as i64).abs()).sum();
+    if sum > MAX_OUTPUT_WEIGHT_SUM {
+        return Err(format!(
+            "output bucket {k}'s weights add up to {sum} in magnitude, beyond \
+             {MAX_OUTPUT_WEIGHT_SUM}: its sum could overflow"
+        ));
+    }
+    Ok(())
 }
 
 /// The output layer's weighted sum before the bias: SCReLU of each neuron of
@@ -556,8 +574,12 @@ pub(crate) mod tests {
         for _ in 0..HIDDEN {
             bytes.extend_from_slice(&(draw(60) as i16 + 60).to_le_bytes());
         }
+        // At most the bound, and small enough for a bucket's sum to pass for any
+        // `HIDDEN` (the same draws as ever at 128 units).
+        let output_max =
+            MAX_OUTPUT_WEIGHT.min((MAX_OUTPUT_WEIGHT_SUM / (2 * HIDDEN as i64)) as i32);
         for _ in 0..TEST_BUCKETS * 2 * HIDDEN {
-            bytes.extend_from_slice(&(draw(MAX_OUTPUT_WEIGHT) as i16).to_le_bytes());
+            bytes.extend_from_slice(&(draw(output_max) as i16).to_le_bytes());
         }
         for _ in 0..TEST_BUCKETS {
             bytes.extend_from_slice(&(draw(5000)).to_le_bytes());
@@ -747,6 +769,30 @@ pub(crate) mod tests {
         let at = good.len() - 4 * TEST_BUCKETS - 2;
         big_output[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
         refused(&big_output, "output weight");
+    }
+
+    #[test]
+    fn an_output_bucket_whose_sum_could_overflow_is_refused() {
+        // Every weight at its bound: within the sum's bound up to 128 units (the
+        // built-in size), beyond it from 130 (a build with a larger `HIDDEN`).
+        let full = |units: usize| vec![MAX_OUTPUT_WEIGHT as i16; 2 * units];
+        assert!(check_output_bucket(0, full(128).iter()).is_ok());
+        let e = check_output_bucket(3, full(130).iter()).unwrap_err();
+        assert!(
+            e.contains("output bucket 3's weights add up to 33280"),
+            "{e}"
+        );
+        let mixed: Vec<i16> = full(130)
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| if i % 2 == 0 { w } else { -w })
+            .collect();
+        assert!(
+            check_output_bucket(3, mixed.iter()).is_err(),
+            "magnitudes, not the signed sum"
+        );
+        // The worst case the check allows does fit in i32.
+        assert!(MAX_OUTPUT_WEIGHT_SUM * (QA as i64) * (QA as i64) <= i32::MAX as i64);
     }
 
     #[test]

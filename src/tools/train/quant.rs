@@ -24,8 +24,8 @@ use super::net::FloatNet;
 use shakmaty::Chess;
 
 // The file's constants are the engine's (`src/nnue/mod.rs`), which also bounds
-// the integer sums: the engine takes 128 hidden units, where an `i32` sum cannot
-// overflow; `QuantNet` sums in `i64` for any size.
+// the integer sums: the engine's loader refuses an output bucket whose `i32` sum
+// could overflow (never near for a trained net); `QuantNet` sums in `i64` for any size.
 use crate::nnue::output_bucket;
 pub use crate::nnue::{INPUTS as FEATURES, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 /// The hidden sizes a file may hold: multiples of `HIDDEN_STEP` (whole vector
