@@ -21,20 +21,22 @@ use shakmaty::{Chess, Position};
 // The fitted model: `tabas wdl-fit` prints these three constants (README: "Win,
 // draw, loss"); paste them here to refit.
 //
-// Fitted by `tabas wdl-fit --data data/selfplay-s16 --threads 2`
-// on 4577 games (538192 positions not scored as mates; 457 games held out).
+// Fitted by `tabas wdl-fit --data data/selfplay-s26 --threads 2`
+// on 25247 games (2958823 positions not scored as mates; 2524 games held out),
+// the session-19 net's (docs/network/manifests/selfplay-s26.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
-//   by material     0.6209 / 0.6652  (used)
-//   by move number  0.6119 / 0.6507
-//   score ignored   1.0971 / 1.0904
+//   by material     0.6093 / 0.6097  (used)
+//   by move number  0.6065 / 0.6122
+//   score ignored   1.0959 / 1.0954
+//   the model this replaces 0.6101 / 0.6102 (fitted to the session-16 net's games)
 /// The variable `x` of the polynomials (material: see the README, "Win, draw, loss").
 pub const VARIABLE: Variable = Variable::Material;
 /// a(x), centipawns: the score at which the side to move wins half its games
 /// (coefficients of x³, x², x, 1).
-pub const MIDPOINT: [f64; 4] = [-2137.409, 4506.876, -3121.037, 811.260];
+pub const MIDPOINT: [f64; 4] = [-2170.193, 4541.094, -3117.897, 805.756];
 /// b(x), centipawns: the score that multiplies the odds of a win by e
 /// (coefficients of x³, x², x, 1).
-pub const SPREAD: [f64; 4] = [-780.417, 1520.258, -876.334, 234.685];
+pub const SPREAD: [f64; 4] = [-640.336, 1209.409, -677.394, 199.971];
 
 /// Material counted as pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides.
 const PIECE_VALUES: [u32; 5] = [1, 3, 3, 5, 9];
