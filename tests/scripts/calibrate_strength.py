@@ -95,9 +95,9 @@ STRENGTH_RS = os.path.join(REPO, "src", "search", "strength.rs")
 def anchor_labels(source):
     """The `elo` of every row of `const ANCHORS` in the text of strength.rs, in order."""
     start = source.find("const ANCHORS")
-    end = source.find("];", start)
-    labels = [int(m) for m in re.findall(r"\belo:\s*(\d+)", source[start:end])]
-    if start < 0 or end < 0 or not labels:
+    end = source.find("];", start) if start >= 0 else -1
+    labels = [int(m) for m in re.findall(r"\belo:\s*(\d+)", source[start:end])] if end >= 0 else []
+    if not labels:
         raise SystemExit(f"no `const ANCHORS` rows with an `elo` in {STRENGTH_RS}")
     return labels
 
