@@ -3,16 +3,17 @@
 //! take 768 floats a perspective), and the network's input features, computed
 //! from a packed position on the fly.
 //!
-//! Positions are filtered as the Texel tuner filters them (`tune::data::is_quiet`).
-//! They are split into training and validation **by game**: the positions of one
+//! Positions are filtered by `filter::Filter` (by default as the Texel tuner
+//! filters them, `tune::data::is_quiet`; validation positions always so). They
+//! are split into training and validation **by game**: the positions of one
 //! game are alike, so a game on both sides of the split would make the validation
 //! loss look better than the network is.
 
+use super::filter::Filter;
 use crate::nnue::{SCALE, feature, feature_from_codes};
 use crate::rng::Rng;
 use crate::tools::datagen::format::{GameRecord, GameResult};
 use crate::tools::parallel::in_chunks;
-use crate::tools::tune::data::is_quiet;
 use shakmaty::{Chess, Color, Position as _};
 
 /// A legal position has at most 32 pieces (16 a side).
@@ -132,8 +133,9 @@ pub struct Split {
     pub counts: Counts,
 }
 
-/// The quiet positions of `games`, packed and split by game: one game in
-/// `VALIDATION_EVERY` (a seeded draw) for validation. At most `max_positions` in
+/// The positions of `games` that pass the filter, packed and split by game: one
+/// game in `VALIDATION_EVERY` (a seeded draw) for validation, its positions
+/// filtered by the default filter whatever `filter` is. At most `max_positions` in
 /// all, taken game by game in a seeded order of the games, so that a cap picks
 /// whole games from all the data. `threads` replay games at once; the result does
 /// not depend on their number.
@@ -142,6 +144,7 @@ pub fn split(
     max_positions: usize,
     seed: u64,
     threads: usize,
+    filter: &Filter,
 ) -> Result<Split, String> {
     let mut picker = Rng::new(seed, SPLIT_STREAM);
     let validation_game: Vec<bool> = games
@@ -157,7 +160,12 @@ pub fn split(
     let packed = in_chunks(&order, threads, |_, part| {
         part.iter()
             .map(|&g| {
-                pack_game(&games[g])
+                let f = if validation_game[g] {
+                    Filter::default()
+                } else {
+                    *filter
+                };
+                pack_game(&games[g], &f)
                     .map(|positions| (g, positions))
                     .map_err(|e| format!("game {g}: {e}"))
             })
@@ -185,13 +193,13 @@ pub fn split(
     Ok(out)
 }
 
-/// The quiet positions of one game, packed.
-fn pack_game(game: &GameRecord) -> Result<Vec<Packed>, String> {
+/// The positions of one game that pass `filter`, packed.
+fn pack_game(game: &GameRecord, filter: &Filter) -> Result<Vec<Packed>, String> {
     Ok(game
         .samples()?
         .iter()
         .enumerate()
-        .filter(|(ply, sample)| is_quiet(sample, *ply))
+        .filter(|(ply, sample)| filter.keeps(sample, *ply))
         .filter_map(|(_, s)| Packed::new(&s.pos, s.white_score, s.result))
         .collect())
 }
@@ -280,7 +288,7 @@ mod tests {
         let games: Vec<GameRecord> = (0..100)
             .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
             .collect();
-        let all = split(&games, usize::MAX, 3, 1).unwrap();
+        let all = split(&games, usize::MAX, 3, 1, &Filter::default()).unwrap();
         assert_eq!(all.counts.games, 100);
         assert_eq!(all.counts.quiet, 1000);
         assert_eq!(all.training.len() + all.validation.len(), 1000);
@@ -299,16 +307,39 @@ mod tests {
         let (t, v) = (scores(&all.training), scores(&all.validation));
         assert!(v.iter().all(|s| !t.contains(s)));
 
-        assert_eq!(split(&games, usize::MAX, 3, 3).unwrap(), all);
-        assert_ne!(split(&games, usize::MAX, 4, 1).unwrap(), all);
-        let capped = split(&games, 255, 3, 2).unwrap();
+        assert_eq!(
+            split(&games, usize::MAX, 3, 3, &Filter::default()).unwrap(),
+            all
+        );
+        assert_ne!(
+            split(&games, usize::MAX, 4, 1, &Filter::default()).unwrap(),
+            all
+        );
+        let capped = split(&games, 255, 3, 2, &Filter::default()).unwrap();
         assert_eq!(capped.training.len() + capped.validation.len(), 255);
         assert_eq!(capped.counts.quiet, 1000);
 
         // A move that is not legal: an error naming the game, not a panic.
         let mut bad = games[..3].to_vec();
         bad[1].plies[4].packed_move = 0xfff;
-        let e = split(&bad, usize::MAX, 1, 2).unwrap_err();
+        let e = split(&bad, usize::MAX, 1, 2, &Filter::default()).unwrap_err();
         assert!(e.starts_with("game 1: "), "{e}");
+    }
+
+    #[test]
+    fn a_filter_changes_the_training_positions_only() {
+        let games: Vec<GameRecord> = (0..100)
+            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
+            .collect();
+        let default = split(&games, usize::MAX, 3, 1, &Filter::default()).unwrap();
+        let all_plies = Filter {
+            min_ply: 0,
+            ..Filter::default()
+        };
+        let wider = split(&games, usize::MAX, 3, 2, &all_plies).unwrap();
+        assert_eq!(wider.validation, default.validation);
+        let training_games = 100 - default.counts.validation_games;
+        assert_eq!(default.training.len(), 10 * training_games);
+        assert_eq!(wider.training.len(), (SKIP_PLIES + 10) * training_games);
     }
 }

@@ -2,10 +2,11 @@
 //! self-play games (`tabas datagen`) and writes it as the quantised net file the
 //! engine loads.
 //!
-//! * `data.rs`: quiet positions, packed in 32 bytes, split by game; the input
+//! * `data.rs`: the positions, packed in 32 bytes, split by game; the input
 //!   features (768 a perspective);
-//! * `net.rs`: the float network (768 → N SCReLU, both perspectives → 1), its loss
-//!   and gradient;
+//! * `filter.rs`: which positions train the net (the peers' filters, each a flag);
+//! * `net.rs`: the float network (768 → N SCReLU, both perspectives → 1; CReLU to
+//!   compare), its loss and gradient;
 //! * `batch.rs`: a mini-batch's gradient over threads, the same bits with any;
 //! * `adamw.rs`: the optimiser, one step a mini-batch, weights clipped for the
 //!   integers;
@@ -20,10 +21,11 @@
 mod adamw;
 mod batch;
 pub mod data;
+pub mod filter;
 pub mod net;
 pub mod quant;
 
-pub use net::FloatNet;
+pub use net::{Activation, FloatNet};
 pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
 
 use crate::args::{real, whole};
@@ -33,6 +35,7 @@ use crate::tools::datagen::format::GameRecord;
 use crate::tools::parallel::in_chunks;
 use adamw::AdamW;
 use data::{Packed, Split};
+use filter::Filter;
 use net::{Gradient, Workspace};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -42,7 +45,8 @@ use std::time::Instant;
 pub const USAGE: &str =
     "usage: tabas train --data DIR [--data DIR ...] --out FILE [--hidden N] [--epochs E]
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
-                   [--max-positions N]
+                   [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
+                   [--max-score CP] [--activation screlu|crelu]
   --data DIR          a tabas datagen folder (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
@@ -55,9 +59,18 @@ pub const USAGE: &str =
   --lr R              AdamW's learning rate (default 0.001)
   --wd W              AdamW's weight decay, not on biases (default 0.1)
   --lambda L          target = L x game result + (1 - L) x search score's expectation (default 0)
+  --activation A      screlu (default; the engine's) or crelu, to compare: a crelu run
+                      reports its losses and writes no net file (leave out --out)
   --threads T         threads (default 1; the net does not depend on it)
   --seed S            the seed of the weights, the split and the shuffles (default 1)
-  --max-positions N   quiet positions to use at most, whole games in a seeded order (default all)
+  --max-positions N   positions to use at most, whole games in a seeded order (default all)
+  --min-ply N         skip each game's first N recorded plies (default 8)
+  --keep-checks       keep positions whose side to move is in check (default: left out)
+  --keep-noisy        keep positions whose best move is a capture or a promotion
+                      (default: left out)
+  --max-score CP      leave out positions whose score's magnitude is CP or more (default
+                      2000; mate scores always); validation positions always pass the
+                      default filter, so that runs' validation losses compare
   One game in 20 is held out for validation. Progress goes to stdout, a line an epoch.";
 
 /// How `tabas train` trains: the command line's numbers.
@@ -74,6 +87,9 @@ pub struct Settings {
     pub threads: usize,
     pub seed: u64,
     pub max_positions: usize,
+    /// Which positions train the net (validation positions pass the default).
+    pub filter: Filter,
+    pub activation: Activation,
 }
 
 // The defaults (each also written in `USAGE`).
@@ -145,6 +161,8 @@ impl Default for Settings {
             threads: 1,
             seed: 1,
             max_positions: usize::MAX,
+            filter: Filter::default(),
+            activation: Activation::SCReLU,
         }
     }
 }
@@ -221,7 +239,8 @@ impl Schedule {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub data: Vec<PathBuf>,
-    pub out: PathBuf,
+    /// The net file (`None` for a CReLU run, which writes none).
+    pub out: Option<PathBuf>,
     pub settings: Settings,
 }
 
@@ -246,13 +265,38 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--threads" => s.threads = whole(flag, value()?, 1..=256)?,
             "--seed" => s.seed = whole(flag, value()?, 0..=u64::MAX)?,
             "--max-positions" => s.max_positions = whole(flag, value()?, 1..=usize::MAX)?,
+            "--min-ply" => s.filter.min_ply = whole(flag, value()?, 0..=u16::MAX as usize)?,
+            "--activation" => {
+                s.activation = match value()?.as_str() {
+                    "screlu" => Activation::SCReLU,
+                    "crelu" => Activation::CReLU,
+                    other => {
+                        return Err(format!(
+                            "--activation must be screlu or crelu, not '{other}'"
+                        ));
+                    }
+                }
+            }
+            "--keep-checks" => s.filter.keep_checks = true,
+            "--keep-noisy" => s.filter.keep_noisy = true,
+            "--max-score" => s.filter.max_score = whole(flag, value()?, 1..=filter::MAX_MAX_SCORE)?,
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
     if data.is_empty() {
         return Err("--data DIR is required".to_string());
     }
-    let out = out.ok_or("--out FILE is required")?;
+    match (s.activation, &out) {
+        (Activation::SCReLU, None) => return Err("--out FILE is required".to_string()),
+        (Activation::CReLU, Some(_)) => {
+            return Err(
+                "--activation crelu writes no net file (the engine evaluates SCReLU nets): \
+                 leave out --out"
+                    .to_string(),
+            );
+        }
+        _ => {}
+    }
     s.check()?;
     Ok(Options {
         data,
@@ -285,7 +329,7 @@ pub fn train(
         mut training,
         validation,
         counts,
-    } = data::split(games, s.max_positions, s.seed, s.threads)?;
+    } = data::split(games, s.max_positions, s.seed, s.threads, &s.filter)?;
     if training.is_empty() {
         return Err(format!(
             "too few quiet positions to train on ({} games, {} positions, {} quiet)",
@@ -293,11 +337,15 @@ pub fn train(
         ));
     }
     out(&format!(
-        "train: {} games, {} positions, {} quiet, {} kept; training on {}, validating on {} \
+        "train: {} games, {} positions, {} pass the filter{}, {} kept; training on {}, validating on {} \
          (from {} games); {} hidden units; {} epochs; {:.1} s",
         counts.games,
         counts.positions,
         counts.quiet,
+        match s.filter.describe() {
+            d if d.is_empty() => String::new(),
+            d => format!(" ({d}; validation: the default)"),
+        },
         training.len() + validation.len(),
         training.len(),
         validation.len(),
@@ -309,6 +357,7 @@ pub fn train(
 
     let lambda = s.lambda as f32;
     let mut net = FloatNet::new(s.hidden, s.buckets, s.seed);
+    net.activation = s.activation;
     let mut adam = AdamW::new(&net);
     let mut workspaces: Vec<Workspace> = (0..s.threads)
         .map(|_| Workspace::new(s.hidden, s.buckets))
@@ -360,11 +409,26 @@ pub fn train(
         &validation
     };
     let float = mean_loss(&net, check, lambda, s.threads).unwrap_or(f64::NAN);
-    let file = agreement(&net, &QuantNet::from_float(&net), check, lambda);
+    if net.activation == Activation::SCReLU {
+        let file = agreement(&net, &QuantNet::from_float(&net), check, lambda);
+        out(&format!(
+            "train: the net file's integer evaluation: loss {:.6} (float {float:.6}), {:.2} cp \
+             from the float one on average, {:.0} cp at most",
+            file.loss, file.mean, file.most
+        ));
+    } else {
+        out(&format!(
+            "train: {} float network: loss {float:.6}",
+            net.activation.name()
+        ));
+    }
+    // Yardsticks that do not depend on --lambda, for comparing runs that differ in it.
+    let against = |l: f32| mean_loss(&net, check, l, s.threads).unwrap_or(f64::NAN);
     out(&format!(
-        "train: the net file's integer evaluation: loss {:.6} (float {float:.6}), {:.2} cp \
-         from the float one on average, {:.0} cp at most",
-        file.loss, file.mean, file.most
+        "train: validation loss against the search's score (lambda 0) {:.6}, against the \
+         game's result (lambda 1) {:.6}",
+        against(0.0),
+        against(1.0)
     ));
     Ok(net)
 }
@@ -443,10 +507,12 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
         }
     };
     // A wrong output path fails now, not after loading the data and an epoch.
-    let tmp = temporary(&options.out);
-    if let Err(e) = std::fs::write(&tmp, b"").and_then(|_| std::fs::remove_file(&tmp)) {
-        eprintln!("tabas train: cannot write {}: {e}", tmp.display());
-        return ExitCode::FAILURE;
+    if let Some(path) = &options.out {
+        let tmp = temporary(path);
+        if let Err(e) = std::fs::write(&tmp, b"").and_then(|_| std::fs::remove_file(&tmp)) {
+            eprintln!("tabas train: cannot write {}: {e}", tmp.display());
+            return ExitCode::FAILURE;
+        }
     }
     let mut games = Vec::new();
     for dir in &options.data {
@@ -458,17 +524,23 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
             }
         }
     }
-    let mut save = |net: &FloatNet| write_atomically(&options.out, &net.to_bytes());
+    let mut save = |net: &FloatNet| match &options.out {
+        Some(path) => write_atomically(path, &net.to_bytes()),
+        None => Ok(()),
+    };
     match train(&games, &options.settings, out, &mut save) {
         Ok(net) => {
-            out(&format!(
-                "train: done; {} holds the net of the last epoch ({} hidden units, {} output \
-                 buckets, {} bytes)",
-                options.out.display(),
-                net.hidden,
-                net.buckets(),
-                quant::file_len(net.hidden, net.buckets())
-            ));
+            match &options.out {
+                Some(path) => out(&format!(
+                    "train: done; {} holds the net of the last epoch ({} hidden units, {} \
+                     output buckets, {} bytes)",
+                    path.display(),
+                    net.hidden,
+                    net.buckets(),
+                    quant::file_len(net.hidden, net.buckets())
+                )),
+                None => out("train: done (no net file: the engine evaluates SCReLU nets)"),
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -496,7 +568,7 @@ pub(crate) mod tests {
         ))
         .unwrap();
         assert_eq!(o.data, vec![PathBuf::from("a"), PathBuf::from("b")]);
-        assert_eq!(o.out, PathBuf::from("n.bin"));
+        assert_eq!(o.out, Some(PathBuf::from("n.bin")));
         assert_eq!(
             o.settings,
             Settings {
@@ -523,6 +595,18 @@ pub(crate) mod tests {
         assert_eq!(
             (o.settings.lambda, o.settings.seed, o.settings.max_positions),
             (1.0, 9, 5000)
+        );
+        // The filter's settings, and a CReLU run without a net file.
+        let o = parse_options(&args(
+            "--data a --min-ply 0 --keep-checks --keep-noisy --max-score 3000 \
+             --activation crelu",
+        ))
+        .unwrap();
+        assert_eq!(o.out, None);
+        assert_eq!(o.settings.activation, Activation::CReLU);
+        assert_eq!(
+            o.settings.filter.describe(),
+            "--min-ply 0 --keep-checks --keep-noisy --max-score 3000"
         );
         for default in [
             format!("(default {DEFAULT_HIDDEN})"),
@@ -570,6 +654,12 @@ pub(crate) mod tests {
                 "--epochs must be",
             ),
             ("--data d --out n --fast", "unknown argument '--fast'"),
+            ("--data d --out n --min-ply -1", "--min-ply must be"),
+            ("--data d --out n --max-score 0", "--max-score must be"),
+            ("--data d --out n --max-score 40000", "--max-score must be"),
+            ("--data d --out n --activation relu", "screlu or crelu"),
+            ("--data d --out n --activation crelu", "leave out --out"),
+            ("--data d --activation screlu", "--out FILE is required"),
         ] {
             let e = parse_options(&args(bad)).unwrap_err();
             assert!(e.contains(message), "{bad}: {e}");
@@ -705,12 +795,13 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert_eq!(Some(epochs), settings.epochs, "a checkpoint every epoch");
-        assert_eq!(lines.len(), 2 + epochs, "{lines:?}");
+        assert_eq!(lines.len(), 3 + epochs, "{lines:?}");
         assert!(lines[7].contains("cp at most"), "{}", lines[7]);
+        assert!(lines[8].contains("(lambda 1)"), "{}", lines[8]);
         assert!(lines[0].starts_with("train: 80 games"), "{}", lines[0]);
         assert!(lines[6].contains("epoch   6  lr 0.001000"), "{}", lines[6]);
 
-        let split = data::split(&games, usize::MAX, settings.seed, 1).unwrap();
+        let split = data::split(&games, usize::MAX, settings.seed, 1, &Filter::default()).unwrap();
         assert!(split.training.len() > 2000, "{:?}", split.counts);
         let start = FloatNet::new(settings.hidden, settings.buckets, settings.seed);
         for set in [&split.training, &split.validation] {
@@ -718,6 +809,25 @@ pub(crate) mod tests {
             let after = mean_loss(&net, set, 0.5, 1).unwrap();
             assert!(after < 0.6 * before, "loss {before} -> {after}");
         }
+
+        // A CReLU network learns too, and its report names no net file.
+        let crelu_settings = Settings {
+            activation: Activation::CReLU,
+            ..small(1)
+        };
+        let mut crelu_lines = Vec::new();
+        let crelu = train_on_games(&games, &crelu_settings, &mut |l| {
+            crelu_lines.push(l.to_string())
+        })
+        .unwrap();
+        assert_eq!(crelu.activation, Activation::CReLU);
+        let before = mean_loss(&start, &split.validation, 0.5, 1).unwrap();
+        let after = mean_loss(&crelu, &split.validation, 0.5, 1).unwrap();
+        assert!(after < 0.6 * before, "crelu loss {before} -> {after}");
+        assert!(
+            crelu_lines[7].contains("crelu float network"),
+            "{crelu_lines:?}"
+        );
 
         let two = train_on_games(&games, &small(2), &mut |_| {}).unwrap();
         assert!(bits(&two) == bits(&net), "two threads trained another net");

@@ -1,5 +1,5 @@
 //! The network in floating point, as the trainer fits it: 768 inputs a
-//! perspective → `hidden` SCReLU units (one weight matrix for both perspectives)
+//! perspective → `hidden` SCReLU units (CReLU for a measurement: `Activation`) (one weight matrix for both perspectives)
 //! → one output from both perspectives' units, the side to move's first, with
 //! the output weights of the position's bucket of material
 //! ([`crate::nnue::output_bucket`]; the number of pieces is the number of active
@@ -35,18 +35,54 @@ const TYPICAL_ACTIVE: f32 = 32.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
+    pub activation: Activation,
     pub w: Vec<f32>,
     pub b: Vec<f32>,
     pub v: Vec<f32>,
     pub c0: Vec<f32>,
 }
 
-/// Squared clipped ReLU: smooth enough to learn with, and exact in integers
-/// (`clamp(acc, 0, QA)²`) in the engine.
-#[inline]
-fn screlu(x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
-    c * c
+/// The hidden units' activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Squared clipped ReLU, `clamp(x, 0, 1)²`: smooth enough to learn with, and
+    /// exact in integers (`clamp(acc, 0, QA)²`) in the engine. The engine's.
+    SCReLU,
+    /// Clipped ReLU, `clamp(x, 0, 1)`: the older choice, for measuring against
+    /// SCReLU (the engine does not evaluate it, so no net file is written).
+    CReLU,
+}
+
+impl Activation {
+    /// The unit's output for input `x`.
+    #[inline]
+    fn apply(self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self {
+            Activation::SCReLU => c * c,
+            Activation::CReLU => c,
+        }
+    }
+
+    /// The unit's slope at `x` (0 where it is flat).
+    #[inline]
+    fn slope(self, x: f32) -> f32 {
+        if !(0.0..1.0).contains(&x) {
+            return 0.0;
+        }
+        match self {
+            Activation::SCReLU => 2.0 * x,
+            Activation::CReLU => 1.0,
+        }
+    }
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::SCReLU => "screlu",
+            Activation::CReLU => "crelu",
+        }
+    }
 }
 
 #[inline]
@@ -70,6 +106,7 @@ impl FloatNet {
         let output = 1.0 / (2.0 * hidden as f32).sqrt();
         FloatNet {
             hidden,
+            activation: Activation::SCReLU,
             w: (0..FEATURES * hidden).map(|_| uniform(input)).collect(),
             b: vec![0.0; hidden],
             v: (0..buckets * 2 * hidden).map(|_| uniform(output)).collect(),
@@ -127,12 +164,21 @@ impl FloatNet {
     /// output bucket `bucket`.
     #[inline]
     fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
+        // The match outside the loops keeps each loop a vector loop.
+        match self.activation {
+            Activation::SCReLU => self.output_with(Activation::SCReLU, ours, theirs, bucket),
+            Activation::CReLU => self.output_with(Activation::CReLU, ours, theirs, bucket),
+        }
+    }
+
+    #[inline(always)]
+    fn output_with(&self, act: Activation, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
         let (v_ours, v_theirs) = self.output_weights(bucket);
         let mut lanes = [0.0f32; LANES];
         for (acc, v) in [(ours, v_ours), (theirs, v_theirs)] {
             for (a, v) in acc.chunks_exact(LANES).zip(v.chunks_exact(LANES)) {
                 for i in 0..LANES {
-                    lanes[i] += screlu(a[i]) * v[i];
+                    lanes[i] += act.apply(a[i]) * v[i];
                 }
             }
         }
@@ -294,15 +340,15 @@ pub fn add_gradient(
         let (v_ours, v_theirs) = net.output_weights(bucket);
         let (gv_ours, gv_theirs) =
             ws.gradient.v[2 * n * bucket..2 * n * (bucket + 1)].split_at_mut(n);
+        let act = net.activation;
         for (acc, v, gv, delta) in [
             (&ws.acc_ours, v_ours, gv_ours, &mut ws.delta_ours),
             (&ws.acc_theirs, v_theirs, gv_theirs, &mut ws.delta_theirs),
         ] {
-            for (((&a, &v), gv), d) in acc.iter().zip(v).zip(gv.iter_mut()).zip(delta.iter_mut()) {
-                let c = a.clamp(0.0, 1.0);
-                *gv += g * c * c;
-                // SCReLU's slope: 2·acc inside (0, 1), flat outside.
-                *d = if a < 1.0 { 2.0 * g * v * c } else { 0.0 };
+            // The match outside the loop keeps it a vector loop.
+            match act {
+                Activation::SCReLU => backprop_row(Activation::SCReLU, g, acc, v, gv, delta),
+                Activation::CReLU => backprop_row(Activation::CReLU, g, acc, v, gv, delta),
             }
         }
         for ((b, d), e) in ws
@@ -322,6 +368,23 @@ pub fn add_gradient(
         }
     }
     loss
+}
+
+/// One perspective's share of a position's gradient: the output weights' (`gv`)
+/// and the hidden units' inputs' (`delta`), for d loss / d output `g`.
+#[inline(always)]
+fn backprop_row(
+    act: Activation,
+    g: f32,
+    acc: &[f32],
+    v: &[f32],
+    gv: &mut [f32],
+    delta: &mut [f32],
+) {
+    for (((&a, &v), gv), d) in acc.iter().zip(v).zip(gv.iter_mut()).zip(delta.iter_mut()) {
+        *gv += g * act.apply(a);
+        *d = g * v * act.slope(a);
+    }
 }
 
 #[cfg(test)]
@@ -374,7 +437,14 @@ pub(crate) mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            gradient_matches_finite_differences(activation);
+        }
+    }
+
+    fn gradient_matches_finite_differences(activation: Activation) {
         let mut net = FloatNet::new(8, 2, 2);
+        net.activation = activation;
         // Larger output weights than at the start, so that every part matters.
         net.v.iter_mut().for_each(|v| *v *= 4.0);
         net.c0 = vec![0.1, -0.2];
@@ -403,7 +473,7 @@ pub(crate) mod tests {
             let expected = expected as f64;
             assert!(
                 (numeric - expected).abs() <= 0.02 * expected.abs() + 1e-6,
-                "{name}: numeric {numeric}, analytic {expected}"
+                "{activation:?} {name}: numeric {numeric}, analytic {expected}"
             );
             expected.abs()
         };
