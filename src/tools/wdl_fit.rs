@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub const USAGE: &str = "usage: tabas wdl-fit --data DIR [--data DIR ...] [--threads T]
-  --data DIR      a tabas datagen folder (repeat for more)
+  --data DIR      a tabas datagen folder, or a folder of them (repeat for more)
   --threads T     threads replaying games and summing the likelihood (default 1; the
                   result does not depend on it)
   Fits P(win) = 1 / (1 + exp((a(x) - s) / b(x))) with a and b cubic in x, for x the

@@ -347,17 +347,52 @@ impl Drop for Finished<'_> {
     }
 }
 
-/// Every game of a data folder (all its `.tdg` files, in name order).
+/// Every game of a data folder (all its `.tdg` files, in name order), or, for a
+/// folder of data folders such as `../shared/data/selfplay`, of each of its
+/// subfolders that holds `.tdg` files (in name order). A folder with neither is an
+/// error, not an empty set: a mistyped path must not train on nothing.
 pub fn read_folder(dir: &Path) -> Result<Vec<GameRecord>, String> {
+    let entries = sorted_entries(dir)?;
+    let files: Vec<&PathBuf> = entries.iter().filter(|p| is_data_file(p)).collect();
+    if !files.is_empty() {
+        return read_files(&files);
+    }
+    let mut games = Vec::new();
+    let mut found = false;
+    for sub in entries.iter().filter(|p| p.is_dir()) {
+        let inner = sorted_entries(sub)?;
+        let files: Vec<&PathBuf> = inner.iter().filter(|p| is_data_file(p)).collect();
+        found |= !files.is_empty();
+        games.extend(read_files(&files)?);
+    }
+    if !found {
+        return Err(format!(
+            "{}: no .tdg files here or in its subfolders",
+            dir.display()
+        ));
+    }
+    Ok(games)
+}
+
+fn is_data_file(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "tdg") && path.is_file()
+}
+
+/// The paths in `dir`, sorted by name.
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "tdg"))
         .collect();
     paths.sort();
+    Ok(paths)
+}
+
+/// The games of `files`, in order.
+fn read_files(files: &[&PathBuf]) -> Result<Vec<GameRecord>, String> {
     let mut games = Vec::new();
-    for p in paths {
-        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+    for p in files {
+        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         games.extend(
             format::read(&bytes)
                 .map_err(|e| format!("{}: {e}", p.display()))?
@@ -551,5 +586,26 @@ mod tests {
         for d in [one, two, resumed] {
             let _ = std::fs::remove_dir_all(d);
         }
+    }
+
+    #[test]
+    fn a_folder_of_data_folders_reads_them_all_and_an_empty_one_is_an_error() {
+        let parent = temp_dir("parent");
+        let (a, b) = (parent.join("a"), parent.join("b"));
+        generate(&options(&b, 1, 1), "test", "test", false).unwrap();
+        let mut settings = options(&a, 2, 1);
+        settings.seed = 5;
+        generate(&settings, "test", "test", false).unwrap();
+        std::fs::create_dir_all(parent.join("c-empty")).unwrap();
+        let mut both = read_folder(&a).unwrap();
+        both.extend(read_folder(&b).unwrap());
+        assert_eq!(both.len(), 3);
+        assert_eq!(read_folder(&parent).unwrap(), both, "a, then b");
+
+        let e = read_folder(&parent.join("c-empty")).unwrap_err();
+        assert!(e.contains("no .tdg files"), "{e}");
+        let e = read_folder(&parent.join("missing")).unwrap_err();
+        assert!(e.contains("missing"), "{e}");
+        let _ = std::fs::remove_dir_all(parent);
     }
 }

@@ -47,7 +47,8 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu]
-  --data DIR          a tabas datagen folder (repeat for more)
+  --data DIR          a tabas datagen folder, or a folder of them such as
+                      ../shared/data/selfplay (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 pub const USAGE: &str = "usage: tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E]
                   [--lambda L] [--rate R] [--threads T] [--seed S] [--out FILE]
-  --data DIR      a tabas datagen folder (repeat for more)
+  --data DIR      a tabas datagen folder, or a folder of them (repeat for more)
   --positions N   quiet positions to use at most, 5% of them for validation (default 2000000)
   --epochs E      optimiser steps, each over all the training positions (default 1000);
                   the weights of the epoch with the lowest validation loss are written
