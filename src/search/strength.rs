@@ -507,14 +507,14 @@ mod tests {
     }
 
     const MIDDLEGAME: &str = "r1bq1r1k/p1pnbpp1/1p2p3/6p1/3PB3/5N2/PPPQ1PPP/2KR3R w - - 0 1";
+    /// After 1. e4 e5 2. Nf3 Nc6: many moves within a few centipawns.
+    const OPENING: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
 
     #[test]
     fn a_weakened_search_keeps_its_budget_and_shows_the_move_it_plays() {
         for elo in [ELO_MIN, 2000, ELO_MAX] {
             let level = Level::for_elo(elo);
-            let mut moves = Vec::new();
-            let seeds = if elo == ELO_MIN { 12 } else { 3 };
-            for seed in 0..seeds {
+            for seed in 0..3 {
                 let (result, reports) = weakened(MIDDLEGAME, elo, seed);
                 let best = result.best.expect("a move");
                 assert!(pos(MIDDLEGAME).is_legal(best));
@@ -535,14 +535,19 @@ mod tests {
                     result,
                     "the seed decides"
                 );
-                moves.push(best);
-            }
-            moves.sort_by_key(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string());
-            moves.dedup();
-            if elo == ELO_MIN {
-                assert!(moves.len() > 1, "the weakest level always played {moves:?}");
             }
         }
+        // The weakest level varies its move where several are close (in the middlegame
+        // above one move is far ahead for the session-27 net: every seed plays it).
+        let mut moves: Vec<String> = (0..12)
+            .map(|seed| {
+                let best = weakened(OPENING, ELO_MIN, seed).0.best.expect("a move");
+                best.to_uci(shakmaty::CastlingMode::Standard).to_string()
+            })
+            .collect();
+        moves.sort();
+        moves.dedup();
+        assert!(moves.len() > 1, "the weakest level always played {moves:?}");
     }
 
     #[test]
