@@ -15,6 +15,7 @@
 //!   prunes, on small searches of its own; `tabas lab switches`, the engine's own
 //!   search with each `Debug_` switch off; `tabas lab oracle`, the minimal tree of
 //!   real positions;
+//! * `filter.rs`: which recorded positions the tuner and the trainer learn from;
 //! * `parallel.rs`: the tools' work spread over threads, with results that do not
 //!   depend on how many.
 //!
@@ -22,6 +23,7 @@
 //! in the engine uses them.
 
 pub mod datagen;
+pub mod filter;
 pub mod lab;
 mod parallel;
 pub mod train;

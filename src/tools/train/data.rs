@@ -3,16 +3,16 @@
 //! take 768 floats a perspective), and the network's input features, computed
 //! from a packed position on the fly.
 //!
-//! Positions are filtered by `filter::Filter` (by default as the Texel tuner
-//! filters them, `tune::data::is_quiet`; validation positions always so). They
+//! Positions are filtered by `tools::filter::Filter` (by default as the Texel tuner
+//! filters them; validation positions always so). They
 //! are split into training and validation **by game**: the positions of one
 //! game are alike, so a game on both sides of the split would make the validation
 //! loss look better than the network is.
 
-use super::filter::Filter;
 use crate::nnue::{SCALE, feature, feature_from_codes};
 use crate::rng::Rng;
 use crate::tools::datagen::format::{GameRecord, GameResult};
+use crate::tools::filter::Filter;
 use crate::tools::parallel::in_chunks;
 use shakmaty::{Chess, Color, Position as _};
 
@@ -209,7 +209,7 @@ mod tests {
     use super::*;
     use crate::packed_move::pack_move;
     use crate::tools::datagen::format::Ply;
-    use crate::tools::tune::data::SKIP_PLIES;
+    use crate::tools::filter::SKIP_PLIES;
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
@@ -283,11 +283,16 @@ mod tests {
         }
     }
 
+    /// 100 games of 10 quiet positions each past `SKIP_PLIES`, game `i` scored `i`.
+    fn hundred_games() -> Vec<GameRecord> {
+        (0..100)
+            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
+            .collect()
+    }
+
     #[test]
     fn the_split_is_by_game_seeded_capped_and_independent_of_threads() {
-        let games: Vec<GameRecord> = (0..100)
-            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
-            .collect();
+        let games = hundred_games();
         let all = split(&games, usize::MAX, 3, 1, &Filter::default()).unwrap();
         assert_eq!(all.counts.games, 100);
         assert_eq!(all.counts.quiet, 1000);
@@ -328,9 +333,7 @@ mod tests {
 
     #[test]
     fn a_filter_changes_the_training_positions_only() {
-        let games: Vec<GameRecord> = (0..100)
-            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
-            .collect();
+        let games = hundred_games();
         let default = split(&games, usize::MAX, 3, 1, &Filter::default()).unwrap();
         let all_plies = Filter {
             min_ply: 0,

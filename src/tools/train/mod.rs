@@ -4,7 +4,6 @@
 //!
 //! * `data.rs`: the positions, packed in 32 bytes, split by game; the input
 //!   features (768 a perspective);
-//! * `filter.rs`: which positions train the net (the peers' filters, each a flag);
 //! * `net.rs`: the float network (768 → N SCReLU, both perspectives → 1; CReLU to
 //!   compare), its loss and gradient;
 //! * `batch.rs`: a mini-batch's gradient over threads, the same bits with any;
@@ -21,7 +20,6 @@
 mod adamw;
 mod batch;
 pub mod data;
-pub mod filter;
 pub mod net;
 pub mod quant;
 
@@ -32,10 +30,10 @@ use crate::args::{real, whole};
 use crate::nnue::MAX_OUTPUT_BUCKETS;
 use crate::rng::Rng;
 use crate::tools::datagen::format::GameRecord;
+use crate::tools::filter::{self, Filter};
 use crate::tools::parallel::in_chunks;
 use adamw::AdamW;
 use data::{Packed, Split};
-use filter::Filter;
 use net::{Gradient, Workspace};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

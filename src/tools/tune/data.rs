@@ -2,28 +2,17 @@
 //! its evaluation trace (sparse: the weights it uses and how often), its phase,
 //! the search's score and the game's result.
 //!
-//! A position is kept when it is *quiet*, so that the static evaluation can be
-//! asked to predict it: the side to move is not in check, the move the search
-//! played is not a capture or a promotion, the search's score is below
-//! `MAX_SCORE` (no mate, no decided game) and the game is at least `SKIP_PLIES`
-//! plies past its random opening. A seeded shuffle picks at most the positions
+//! A position is kept when it is *quiet* (`tools::filter`'s default filter), so
+//! that the static evaluation can be asked to predict it. A seeded shuffle picks at most the positions
 //! asked for and sets a share of them aside for validation.
 
 use crate::eval::{Trace, trace};
 use crate::rng::Rng;
-use crate::score::MATE_BOUND;
 use crate::tools::datagen::format::{GameRecord, Sample};
+use crate::tools::filter::Filter;
 use crate::tools::parallel::in_chunks;
 use shakmaty::Position as _;
 use std::path::PathBuf;
-
-/// Recorded plies skipped at the start of each game: right after the random
-/// opening the position is still shaped by random moves more than by play.
-pub const SKIP_PLIES: usize = 8;
-/// Positions whose search score (centipawns) is this large or larger are left
-/// out: the game is decided there, and the evaluation has nothing to learn.
-pub const MAX_SCORE: i32 = 2000;
-const _: () = assert!(MAX_SCORE < MATE_BOUND, "mate scores must be filtered out");
 /// One position in this many goes to the validation set.
 pub const VALIDATION_EVERY: usize = 20;
 /// The shuffle's stream of the seeded generator (the games use the others).
@@ -125,15 +114,6 @@ pub struct Counts {
     pub quiet: usize,
 }
 
-/// Whether the tuner learns from `sample`, the `ply`-th recorded position of its game.
-pub fn is_quiet(sample: &Sample, ply: usize) -> bool {
-    ply >= SKIP_PLIES
-        && !sample.pos.is_check()
-        && !sample.played.is_capture()
-        && !sample.played.is_promotion()
-        && (sample.white_score as i32).abs() < MAX_SCORE
-}
-
 /// A position's place in the games: game number in the high bits, ply in the low 16
 /// (a game has at most `u16::MAX` plies: the format stores the count as `u16`).
 type Key = u64;
@@ -212,11 +192,11 @@ pub fn select(
 
 /// The keys of the quiet positions of some numbered games.
 fn quiet_keys(games: &[(usize, &GameRecord)]) -> Result<Vec<Key>, String> {
-    let mut keys = Vec::new();
+    let (quiet, mut keys) = (Filter::default(), Vec::new());
     for &(number, game) in games {
         let samples = game.samples().map_err(|e| format!("game {number}: {e}"))?;
         for (ply, sample) in samples.iter().enumerate() {
-            if is_quiet(sample, ply) {
+            if quiet.keeps(sample, ply) {
                 keys.push(key(number, ply));
             }
         }
@@ -256,6 +236,7 @@ mod tests {
     use super::*;
     use crate::packed_move::pack_move;
     use crate::tools::datagen::format::{GameResult, Ply};
+    use crate::tools::filter::SKIP_PLIES;
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Move};
 

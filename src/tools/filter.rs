@@ -1,20 +1,28 @@
-//! Which recorded positions the trainer learns from: the peers' filters, each a
-//! setting of its own so that each can be measured alone (`tabas train
-//! --min-ply N --keep-checks --keep-noisy --max-score CP`).
+//! Which recorded positions the tuner and the trainer learn from: the peers'
+//! filters, each a setting of its own so that each can be measured alone (`tabas
+//! train --min-ply N --keep-checks --keep-noisy --max-score CP`).
 //!
-//! The default is the tuner's filter (`tune::data::is_quiet`): no position in
-//! check, none whose played move (the search's best) is a capture or a
-//! promotion, none in the first `SKIP_PLIES` plies, none whose score is `MAX_SCORE`
-//! or more. The validation positions always pass the default filter, whatever the
-//! training positions pass, so that the validation losses of runs with different
-//! filters are measured on the same positions.
+//! The default keeps the *quiet* positions, those a static evaluation can be asked
+//! to predict: none in check, none whose played move (the search's best) is a
+//! capture or a promotion, none in the first `SKIP_PLIES` plies, none whose score is
+//! `MAX_SCORE` or more. `tabas tune` uses the default; the trainer's validation
+//! positions always pass it, whatever the training positions pass, so that the
+//! validation losses of runs with different filters are measured on the same
+//! positions.
 
 use crate::score::MATE_BOUND;
 use crate::tools::datagen::format::Sample;
-use crate::tools::tune::data::{MAX_SCORE, SKIP_PLIES};
 use shakmaty::Position as _;
 
-/// The training positions' filter.
+/// Recorded plies skipped at the start of each game: right after the random
+/// opening the position is still shaped by random moves more than by play.
+pub const SKIP_PLIES: usize = 8;
+/// Positions whose search score (centipawns) is this large or larger are left
+/// out: the game is decided there, and the evaluation has nothing to learn.
+pub const MAX_SCORE: i32 = 2000;
+const _: () = assert!(MAX_SCORE < MATE_BOUND, "mate scores must be filtered out");
+
+/// A filter of recorded positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Filter {
     /// Plies of each game skipped at its start (right after the random opening
@@ -46,8 +54,7 @@ impl Default for Filter {
 pub const MAX_MAX_SCORE: i32 = MATE_BOUND - 1;
 
 impl Filter {
-    /// Whether the trainer learns from `sample`, the `ply`-th recorded position
-    /// of its game.
+    /// Whether `sample`, the `ply`-th recorded position of its game, is kept.
     pub fn keeps(&self, sample: &Sample, ply: usize) -> bool {
         ply >= self.min_ply
             && (self.keep_checks || !sample.pos.is_check())
@@ -79,7 +86,6 @@ impl Filter {
 mod tests {
     use super::*;
     use crate::tools::datagen::format::GameResult;
-    use crate::tools::tune::data::is_quiet;
     use shakmaty::{CastlingMode, Chess, uci::UciMove};
 
     fn sample(fen: &str, played: &str, white_score: i16) -> Sample {
@@ -117,12 +123,7 @@ mod tests {
             -2500,
         );
         let (d, early, late) = (Filter::default(), 3, 20);
-        // The default is the tuner's filter, sample by sample and ply by ply.
-        for s in [&quiet, &capture, &promotion, &check, &decided] {
-            for ply in [early, late] {
-                assert_eq!(d.keeps(s, ply), is_quiet(s, ply));
-            }
-        }
+        // The default keeps quiet positions past the opening only.
         assert!(d.keeps(&quiet, late) && !d.keeps(&quiet, early));
         for s in [&capture, &promotion, &check, &decided] {
             assert!(!d.keeps(s, late));
