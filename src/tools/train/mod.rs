@@ -422,7 +422,14 @@ pub fn train(
         ));
     }
     // Yardsticks that do not depend on --lambda, for comparing runs that differ in it.
-    let against = |l: f32| mean_loss(&net, check, l, s.threads).unwrap_or(f64::NAN);
+    // (The run's own λ was measured above: not again.)
+    let against = |l: f32| {
+        if l == lambda {
+            float
+        } else {
+            mean_loss(&net, check, l, s.threads).unwrap_or(f64::NAN)
+        }
+    };
     out(&format!(
         "train: validation loss against the search's score (lambda 0) {:.6}, against the \
          game's result (lambda 1) {:.6}",
