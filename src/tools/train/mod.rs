@@ -44,16 +44,19 @@ pub const USAGE: &str =
     "usage: tabas train --data DIR [--data DIR ...] --out FILE [--hidden N] [--epochs E]
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
-                   [--max-score CP] [--activation screlu|crelu]
+                   [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
   --epochs E          passes over the training positions (default: as many as show
-                      the net 200 M positions, 4..=40); for the last
-                      quarter of them the learning rate is cut by 10 and the output
-                      weights stay fixed on the net file's grid (exact in the file)
+                      the net 200 M positions, 4..=40); for the last quarter of them
+                      the output weights stay fixed on the net file's grid (exact in
+                      the file)
+  --schedule S        the learning rate's course: step (default: cut by 10 for the last
+                      quarter of the epochs) or cosine (from --lr down to a hundredth of
+                      it along half a cosine, step by step)
   --batch B           positions a step (default 4096)
   --lr R              AdamW's learning rate (default 0.001)
   --wd W              AdamW's weight decay, not on biases (default 0.1)
@@ -89,6 +92,17 @@ pub struct Settings {
     /// Which positions train the net (validation positions pass the default).
     pub filter: Filter,
     pub activation: Activation,
+    pub schedule: ScheduleKind,
+}
+
+/// The shape of the learning rate's course over a run (`Schedule` gives its rates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScheduleKind {
+    /// `--lr`, then `--lr × LR_DROP` for the last 1/`DROP_PART` of the epochs.
+    Step,
+    /// From `--lr` down to `--lr × COSINE_FLOOR` along half a cosine, batch by batch:
+    /// the peers' other usual schedule, to compare.
+    Cosine,
 }
 
 // The defaults (each also written in `USAGE`).
@@ -144,6 +158,9 @@ const DEFAULT_LAMBDA: f64 = 0.0;
 /// grid step anyway.
 const LR_DROP: f64 = 0.1;
 const DROP_PART: usize = 4;
+/// A cosine schedule ends at this fraction of `--lr`: the step schedule's low rate cut
+/// by ten again, so that the last batches barely move the weights.
+const COSINE_FLOOR: f64 = 0.01;
 /// The random generator's stream of the epochs' shuffles.
 const SHUFFLE_STREAM: u64 = u64::MAX - 4;
 
@@ -162,6 +179,7 @@ impl Default for Settings {
             max_positions: usize::MAX,
             filter: Filter::default(),
             activation: Activation::SCReLU,
+            schedule: ScheduleKind::Step,
         }
     }
 }
@@ -211,24 +229,31 @@ impl Settings {
     }
 }
 
-/// The learning rate, epoch by epoch: a step schedule (see `LR_DROP`).
+/// The learning rate of every batch of a run (see `ScheduleKind`), and the epoch from
+/// which the output weights stay on the file's grid (the last quarter, either way).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Schedule {
     lr: f64,
     epochs: usize,
+    kind: ScheduleKind,
 }
 
 impl Schedule {
-    /// The learning rate of `epoch` (1-based).
-    fn rate(&self, epoch: usize) -> f64 {
-        if epoch >= self.first_low_rate_epoch() {
-            self.lr * LR_DROP
-        } else {
-            self.lr
+    /// The learning rate of `epoch` (1-based) after `done` (in 0..1) of its batches.
+    fn rate(&self, epoch: usize, done: f64) -> f64 {
+        match self.kind {
+            ScheduleKind::Step if epoch >= self.first_low_rate_epoch() => self.lr * LR_DROP,
+            ScheduleKind::Step => self.lr,
+            ScheduleKind::Cosine => {
+                let progress = ((epoch - 1) as f64 + done) / self.epochs as f64;
+                let floor = self.lr * COSINE_FLOOR;
+                floor + (self.lr - floor) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())
+            }
         }
     }
 
-    /// The first epoch at the low rate (past the last when there is none).
+    /// The first epoch of the last quarter (past the last when there is none): the step
+    /// schedule's low rate, and the output weights on the file's grid.
     fn first_low_rate_epoch(&self) -> usize {
         self.epochs - self.epochs / DROP_PART + 1
     }
@@ -273,6 +298,15 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                         return Err(format!(
                             "--activation must be screlu or crelu, not '{other}'"
                         ));
+                    }
+                }
+            }
+            "--schedule" => {
+                s.schedule = match value()?.as_str() {
+                    "step" => ScheduleKind::Step,
+                    "cosine" => ScheduleKind::Cosine,
+                    other => {
+                        return Err(format!("--schedule must be step or cosine, not '{other}'"));
                     }
                 }
             }
@@ -366,18 +400,22 @@ pub fn train(
     let schedule = Schedule {
         lr: s.lr,
         epochs: s.epochs_for(training.len()),
+        kind: s.schedule,
     };
+    let batches = training.len().div_ceil(s.batch);
     for epoch in 1..=schedule.epochs {
         let started = Instant::now();
-        let rate = schedule.rate(epoch);
+        // (The epoch's first rate, for the log.)
+        let rate = schedule.rate(epoch, 0.0);
         if epoch == schedule.first_low_rate_epoch() {
             net.snap_output_weights();
             adam.freeze_output();
         }
         shuffle(&mut training, &mut shuffler);
         let mut loss = 0.0;
-        for batch in training.chunks(s.batch) {
+        for (b, batch) in training.chunks(s.batch).enumerate() {
             loss += batch::batch_gradient(&net, batch, lambda, &mut workspaces, &mut gradient);
+            let rate = schedule.rate(epoch, b as f64 / batches as f64);
             adam.step(&mut net, &gradient, rate as f32, s.wd as f32);
         }
         let training_secs = started.elapsed().as_secs_f64();
@@ -614,6 +652,9 @@ pub(crate) mod tests {
             o.settings.filter.describe(),
             "--min-ply 0 --keep-checks --keep-noisy --max-score 3000"
         );
+        assert_eq!(o.settings.schedule, ScheduleKind::Step, "the default");
+        let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
+        assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
         for default in [
             format!("(default {DEFAULT_HIDDEN})"),
             format!("(default {DEFAULT_BUCKETS})"),
@@ -664,6 +705,7 @@ pub(crate) mod tests {
             ("--data d --out n --max-score 0", "--max-score must be"),
             ("--data d --out n --max-score 40000", "--max-score must be"),
             ("--data d --out n --activation relu", "screlu or crelu"),
+            ("--data d --out n --schedule linear", "step or cosine"),
             ("--data d --out n --activation crelu", "leave out --out"),
             ("--data d --activation screlu", "--out FILE is required"),
         ] {
@@ -697,12 +739,43 @@ pub(crate) mod tests {
     #[test]
     fn the_learning_rate_drops_for_the_last_quarter() {
         let rates = |epochs| {
-            let s = Schedule { epochs, lr: 1.0 };
-            (1..=epochs).map(|e| s.rate(e)).collect::<Vec<_>>()
+            let s = Schedule {
+                epochs,
+                lr: 1.0,
+                kind: ScheduleKind::Step,
+            };
+            (1..=epochs).map(|e| s.rate(e, 0.5)).collect::<Vec<_>>()
         };
         assert_eq!(rates(8), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.1, 0.1]);
         assert_eq!(rates(20).iter().filter(|&&r| r < 1.0).count(), 5);
         assert_eq!(rates(3), [1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn the_cosine_schedule_falls_smoothly_from_the_rate_to_its_floor() {
+        let s = Schedule {
+            epochs: 4,
+            lr: 1.0,
+            kind: ScheduleKind::Cosine,
+        };
+        assert_eq!(s.rate(1, 0.0), 1.0, "starts at --lr");
+        let middle = s.rate(3, 0.0);
+        assert!(
+            (middle - (1.0 + COSINE_FLOOR) / 2.0).abs() < 1e-12,
+            "{middle}"
+        );
+        let last = s.rate(4, 0.999_999);
+        assert!(
+            (last - COSINE_FLOOR).abs() < 1e-9,
+            "ends at the floor: {last}"
+        );
+        // Falling all along, batch after batch.
+        let course: Vec<f64> = (1..=4)
+            .flat_map(|e| (0..10).map(move |b| s.rate(e, b as f64 / 10.0)))
+            .collect();
+        assert!(course.windows(2).all(|w| w[1] < w[0]), "{course:?}");
+        // The output weights go on the grid at the same epoch as with steps.
+        assert_eq!(s.first_low_rate_epoch(), 4);
     }
 
     #[test]
