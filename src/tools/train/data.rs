@@ -135,10 +135,11 @@ pub struct Split {
 
 /// The positions of `games` that pass the filter, packed and split by game: one
 /// game in `VALIDATION_EVERY` (a seeded draw) for validation, its positions
-/// filtered by the default filter whatever `filter` is. At most `max_positions` in
-/// all, taken game by game in a seeded order of the games, so that a cap picks
-/// whole games from all the data. `threads` replay games at once; the result does
-/// not depend on their number.
+/// filtered by the default filter whatever `filter` is. At most `max_positions` to
+/// train on, taken game by game in a seeded order of the games, so that a cap picks
+/// whole games from all the data; the held-out games are all kept whatever the cap,
+/// so that runs on less data validate on the same positions. `threads` replay games
+/// at once; the result does not depend on their number.
 pub fn split(
     games: &[GameRecord],
     max_positions: usize,
@@ -177,16 +178,15 @@ pub fn split(
     for part in packed {
         for (g, positions) in part? {
             out.counts.quiet += positions.len();
-            let room = max_positions.saturating_sub(out.training.len() + out.validation.len());
-            let taken = &positions[..positions.len().min(room)];
-            if taken.is_empty() {
-                continue;
-            }
             if validation_game[g] {
-                out.counts.validation_games += 1;
-                out.validation.extend_from_slice(taken);
+                if !positions.is_empty() {
+                    out.counts.validation_games += 1;
+                    out.validation.extend_from_slice(&positions);
+                }
             } else {
-                out.training.extend_from_slice(taken);
+                let room = max_positions.saturating_sub(out.training.len());
+                out.training
+                    .extend_from_slice(&positions[..positions.len().min(room)]);
             }
         }
     }
@@ -320,8 +320,11 @@ mod tests {
             split(&games, usize::MAX, 4, 1, &Filter::default()).unwrap(),
             all
         );
+        // The cap is on the training positions: runs on less data validate on the same
+        // positions.
         let capped = split(&games, 255, 3, 2, &Filter::default()).unwrap();
-        assert_eq!(capped.training.len() + capped.validation.len(), 255);
+        assert_eq!(capped.training.len(), 255);
+        assert_eq!(capped.validation, all.validation);
         assert_eq!(capped.counts.quiet, 1000);
 
         // A move that is not legal: an error naming the game, not a panic.

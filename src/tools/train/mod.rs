@@ -65,7 +65,8 @@ pub const USAGE: &str =
                       reports its losses and writes no net file (leave out --out)
   --threads T         threads (default 1; the net does not depend on it)
   --seed S            the seed of the weights, the split and the shuffles (default 1)
-  --max-positions N   positions to use at most, whole games in a seeded order (default all)
+  --max-positions N   positions to train on at most, whole games in a seeded order
+                      (default all); the held-out games are validated on whatever N
   --min-ply N         skip each game's first N recorded plies (default 8)
   --keep-checks       keep positions whose side to move is in check (default: left out)
   --keep-noisy        keep positions whose best move is a capture or a promotion
