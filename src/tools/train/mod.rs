@@ -56,7 +56,7 @@ pub const USAGE: &str =
                       the file)
   --schedule S        the learning rate's course: step (default: cut by 10 for the last
                       quarter of the epochs) or cosine (from --lr down to a hundredth of
-                      it along half a cosine, step by step)
+                      it along half a cosine, batch by batch)
   --batch B           positions a step (default 4096)
   --lr R              AdamW's learning rate (default 0.001)
   --wd W              AdamW's weight decay, not on biases (default 0.1)
