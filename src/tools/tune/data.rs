@@ -3,8 +3,8 @@
 //! the search's score and the game's result.
 //!
 //! A position is kept when it is *quiet* (`tools::filter`'s default filter), so
-//! that the static evaluation can be asked to predict it. A seeded shuffle picks at most the positions
-//! asked for and sets a share of them aside for validation.
+//! that the static evaluation can be asked to predict it. A seeded shuffle picks at
+//! most the positions asked for and sets a share of them aside for validation.
 
 use crate::eval::{Trace, trace};
 use crate::rng::Rng;
