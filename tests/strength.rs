@@ -237,8 +237,12 @@ fn stop_isready_and_ponderhit_are_answered_as_at_full_strength() {
     e.quit();
 }
 
-/// The depth of the last line before `bestmove` of `go depth 8`.
+/// The depth of the last line before `bestmove` of `go depth 8` from the start position,
+/// searched from a cleared table (`ucinewgame`), so that a search before it does not
+/// carry it deeper within a level's node budget.
 fn depth_reached(e: &mut Engine) -> i64 {
+    e.send("ucinewgame");
+    e.send("position startpos");
     let searched = search(e, "go depth 8", &Chess::default());
     let shown = last_line_shown(&searched.infos).expect("a line");
     parse_info(shown).unwrap().depth.unwrap()
@@ -247,7 +251,6 @@ fn depth_reached(e: &mut Engine) -> i64 {
 #[test]
 fn analysis_is_at_full_strength_whatever_the_limit() {
     let (mut e, _, _) = limited_engine(None);
-    e.send("position startpos");
     let limited = depth_reached(&mut e);
     assert!(limited < 8, "the weakest level searched to depth {limited}");
     e.send("setoption name UCI_AnalyseMode value true");
