@@ -45,9 +45,14 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
+       tabas train --data DIR [--data DIR ...] --evaluate NET [--lambda L] [--seed S]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
+  --evaluate NET      train nothing: the losses of the net file NET on the held-out
+                      games of this data and --seed's split (the positions a run on
+                      the same --data would validate on), to compare nets trained on
+                      different data on the same positions
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 128)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
   --epochs E          passes over the training positions (default: as many as show
@@ -266,6 +271,8 @@ pub struct Options {
     pub data: Vec<PathBuf>,
     /// The net file (`None` for a CReLU run, which writes none).
     pub out: Option<PathBuf>,
+    /// A net file to evaluate instead of training (`--evaluate`).
+    pub evaluate: Option<PathBuf>,
     pub settings: Settings,
 }
 
@@ -273,6 +280,7 @@ pub struct Options {
 pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut data = Vec::new();
     let mut out = None;
+    let mut evaluate = None;
     let mut s = Settings::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -280,6 +288,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
         match flag.as_str() {
             "--data" => data.push(PathBuf::from(value()?)),
             "--out" => out = Some(PathBuf::from(value()?)),
+            "--evaluate" => evaluate = Some(PathBuf::from(value()?)),
             "--hidden" => s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?,
             "--output-buckets" => s.buckets = whole(flag, value()?, 1..=MAX_OUTPUT_BUCKETS)?,
             "--epochs" => s.epochs = Some(whole(flag, value()?, 1..=100_000)?),
@@ -320,6 +329,18 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     if data.is_empty() {
         return Err("--data DIR is required".to_string());
     }
+    if evaluate.is_some() {
+        if out.is_some() || s.activation != Activation::SCReLU {
+            return Err("--evaluate trains nothing: leave out --out and --activation".to_string());
+        }
+        s.check()?;
+        return Ok(Options {
+            data,
+            out,
+            evaluate,
+            settings: s,
+        });
+    }
     match (s.activation, &out) {
         (Activation::SCReLU, None) => return Err("--out FILE is required".to_string()),
         (Activation::CReLU, Some(_)) => {
@@ -335,6 +356,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     Ok(Options {
         data,
         out,
+        evaluate,
         settings: s,
     })
 }
@@ -448,11 +470,14 @@ pub fn train(
     };
     let float = mean_loss(&net, check, lambda, s.threads).unwrap_or(f64::NAN);
     if net.activation == Activation::SCReLU {
-        let file = agreement(&net, &QuantNet::from_float(&net), check, lambda);
+        let quantised = QuantNet::from_float(&net);
+        let file = agreement(&net, &quantised, check);
         out(&format!(
             "train: the net file's integer evaluation: loss {:.6} (float {float:.6}), {:.2} cp \
              from the float one on average, {:.0} cp at most",
-            file.loss, file.mean, file.most
+            integer_loss(&quantised, check, lambda),
+            file.mean,
+            file.most
         ));
     } else {
         out(&format!(
@@ -478,18 +503,63 @@ pub fn train(
     Ok(net)
 }
 
-/// How a net file's integer evaluation compares with its float network's.
-struct Agreement {
-    /// The mean and the largest difference, centipawns.
-    mean: f64,
-    most: f64,
-    /// The integer evaluation's loss.
-    loss: f64,
+/// The losses of the net file `net` on the validation positions of `games` split as
+/// `settings` would split them (its seed; the default filter, as validation always is):
+/// against its target (`settings.lambda`), the search's score and the game's result.
+pub fn evaluate(
+    games: &[GameRecord],
+    settings: &Settings,
+    net: &QuantNet,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    settings.check()?;
+    let s = settings;
+    let validation = data::split(games, s.max_positions, s.seed, s.threads, &s.filter)?;
+    let (positions, held_out) = (validation.validation, validation.counts.validation_games);
+    if positions.is_empty() {
+        return Err(format!(
+            "no held-out positions to evaluate on ({} games)",
+            validation.counts.games
+        ));
+    }
+    let lambda = s.lambda as f32;
+    out(&format!(
+        "evaluate: {} positions of {held_out} held-out games (of {}): loss {:.6} against \
+         the target (lambda {}), {:.6} against the search's score (lambda 0), {:.6} against \
+         the game's result (lambda 1)",
+        positions.len(),
+        validation.counts.games,
+        integer_loss(net, &positions, lambda),
+        s.lambda,
+        integer_loss(net, &positions, 0.0),
+        integer_loss(net, &positions, 1.0),
+    ));
+    Ok(())
 }
 
-fn agreement(net: &FloatNet, q: &QuantNet, positions: &[Packed], lambda: f32) -> Agreement {
+/// The mean loss of the net file's integer evaluation on `positions`.
+fn integer_loss(q: &QuantNet, positions: &[Packed], lambda: f32) -> f64 {
     let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
-    let (mut total, mut most, mut loss) = (0.0f64, 0.0f64, 0.0f64);
+    let mut loss = 0.0f64;
+    for p in positions {
+        let n = p.features(&mut ours, &mut theirs);
+        let int = q.evaluate_features(&ours[..n], &theirs[..n]) as f32;
+        let prediction = net::sigmoid(int / SCALE as f32);
+        loss += ((prediction - p.target(lambda)) as f64).powi(2);
+    }
+    loss / positions.len().max(1) as f64
+}
+
+/// How a net file's integer evaluation differs from its float network's, centipawns.
+struct Agreement {
+    /// The mean and the largest difference.
+    mean: f64,
+    most: f64,
+}
+
+fn agreement(net: &FloatNet, q: &QuantNet, positions: &[Packed]) -> Agreement {
+    let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
+    let (mut total, mut most) = (0.0f64, 0.0f64);
     for p in positions {
         let n = p.features(&mut ours, &mut theirs);
         let (ours, theirs) = (&ours[..n], &theirs[..n]);
@@ -497,14 +567,10 @@ fn agreement(net: &FloatNet, q: &QuantNet, positions: &[Packed], lambda: f32) ->
         let error = (net.evaluate_features(ours, theirs) - int).abs() as f64;
         total += error;
         most = most.max(error);
-        let prediction = net::sigmoid(int / SCALE as f32);
-        loss += ((prediction - p.target(lambda)) as f64).powi(2);
     }
-    let count = positions.len().max(1) as f64;
     Agreement {
-        mean: total / count,
+        mean: total / positions.len().max(1) as f64,
         most,
-        loss: loss / count,
     }
 }
 
@@ -559,6 +625,19 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // The net to evaluate is read before the data, so that a wrong file fails at once.
+    let evaluated = match options.evaluate.as_ref().map(|path| {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }) {
+        Some(Err(e)) => {
+            eprintln!("tabas train: {e}");
+            return ExitCode::FAILURE;
+        }
+        Some(Ok(net)) => Some(net),
+        None => None,
+    };
     let mut games = Vec::new();
     for dir in &options.data {
         match crate::tools::datagen::read_folder(dir) {
@@ -568,6 +647,15 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
+    }
+    if let Some(net) = &evaluated {
+        return match evaluate(&games, &options.settings, net, out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tabas train: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let mut save = |net: &FloatNet| match &options.out {
         Some(path) => write_atomically(path, &net.to_bytes()),
@@ -654,6 +742,11 @@ pub(crate) mod tests {
             "--min-ply 0 --keep-checks --keep-noisy --max-score 3000"
         );
         assert_eq!(o.settings.schedule, ScheduleKind::Step, "the default");
+        let o = parse_options(&args("--data a --evaluate net.nnue --lambda 0.5")).unwrap();
+        assert_eq!(
+            (o.evaluate, o.out, o.settings.lambda),
+            (Some(PathBuf::from("net.nnue")), None, 0.5)
+        );
         let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
         assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
         for default in [
@@ -673,6 +766,12 @@ pub(crate) mod tests {
             ("--data d", "--out FILE is required"),
             ("--out n", "--data DIR is required"),
             ("--data", "--data needs a value"),
+            ("--data d --evaluate e --out n", "--evaluate trains nothing"),
+            (
+                "--data d --evaluate e --activation crelu",
+                "--evaluate trains nothing",
+            ),
+            ("--evaluate e", "--data DIR is required"),
             ("--data d --out n --hidden 100", "multiple of 8"),
             ("--data d --out n --hidden 0", "--hidden must be"),
             ("--data d --out n --hidden 2048", "--hidden must be"),
@@ -856,6 +955,52 @@ pub(crate) mod tests {
             threads,
             ..Settings::default()
         }
+    }
+
+    #[test]
+    fn evaluating_a_net_file_gives_the_loss_its_training_run_gave() {
+        let games = playout_games(80, 3);
+        let settings = small(1);
+        let mut lines = Vec::new();
+        let net = train_on_games(&games, &settings, &mut |l| lines.push(l.to_string())).unwrap();
+        // "train: the net file's integer evaluation: loss X (float …"
+        let trained = lines[7]
+            .split("loss ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let mut reported = Vec::new();
+        let file = QuantNet::from_bytes(&net.to_bytes()).unwrap();
+        evaluate(&games, &settings, &file, &mut |l| {
+            reported.push(l.to_string())
+        })
+        .unwrap();
+        assert_eq!(reported.len(), 1, "{reported:?}");
+        let split = data::split(&games, usize::MAX, settings.seed, 1, &Filter::default()).unwrap();
+        let r = &reported[0];
+        assert!(
+            r.starts_with(&format!(
+                "evaluate: {} positions of {} held-out games (of 80): loss {trained} against",
+                split.validation.len(),
+                split.counts.validation_games
+            )),
+            "{r} (training said {trained})"
+        );
+        // Another seed holds out other games, so another loss.
+        let other = Settings {
+            seed: 2,
+            ..small(1)
+        };
+        let mut elsewhere = Vec::new();
+        evaluate(&games, &other, &file, &mut |l| {
+            elsewhere.push(l.to_string())
+        })
+        .unwrap();
+        assert_ne!(elsewhere, reported);
+        // No held-out games: an error, not the loss of nothing.
+        assert!(evaluate(&games[..0], &settings, &file, &mut |_| {}).is_err());
     }
 
     #[test]
