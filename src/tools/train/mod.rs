@@ -329,21 +329,13 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     if data.is_empty() {
         return Err("--data DIR is required".to_string());
     }
-    if evaluate.is_some() {
-        if out.is_some() || s.activation != Activation::SCReLU {
+    match (&evaluate, s.activation, &out) {
+        (Some(_), Activation::SCReLU, None) => {}
+        (Some(_), _, _) => {
             return Err("--evaluate trains nothing: leave out --out and --activation".to_string());
         }
-        s.check()?;
-        return Ok(Options {
-            data,
-            out,
-            evaluate,
-            settings: s,
-        });
-    }
-    match (s.activation, &out) {
-        (Activation::SCReLU, None) => return Err("--out FILE is required".to_string()),
-        (Activation::CReLU, Some(_)) => {
+        (None, Activation::SCReLU, None) => return Err("--out FILE is required".to_string()),
+        (None, Activation::CReLU, Some(_)) => {
             return Err(
                 "--activation crelu writes no net file (the engine evaluates SCReLU nets): \
                  leave out --out"
@@ -470,12 +462,12 @@ pub fn train(
     };
     let float = mean_loss(&net, check, lambda, s.threads).unwrap_or(f64::NAN);
     if net.activation == Activation::SCReLU {
-        let quantised = QuantNet::from_float(&net);
-        let file = agreement(&net, &quantised, check);
+        let evals = integer_evals(&QuantNet::from_float(&net), check);
+        let file = agreement(&net, &evals, check);
         out(&format!(
             "train: the net file's integer evaluation: loss {:.6} (float {float:.6}), {:.2} cp \
              from the float one on average, {:.0} cp at most",
-            integer_loss(&quantised, check, lambda),
+            integer_loss(&evals, check, lambda),
             file.mean,
             file.most
         ));
@@ -522,31 +514,44 @@ pub fn evaluate(
             validation.counts.games
         ));
     }
-    let lambda = s.lambda as f32;
+    let evals = integer_evals(net, &positions);
     out(&format!(
         "evaluate: {} positions of {held_out} held-out games (of {}): loss {:.6} against \
          the target (lambda {}), {:.6} against the search's score (lambda 0), {:.6} against \
          the game's result (lambda 1)",
         positions.len(),
         validation.counts.games,
-        integer_loss(net, &positions, lambda),
+        integer_loss(&evals, &positions, s.lambda as f32),
         s.lambda,
-        integer_loss(net, &positions, 0.0),
-        integer_loss(net, &positions, 1.0),
+        integer_loss(&evals, &positions, 0.0),
+        integer_loss(&evals, &positions, 1.0),
     ));
     Ok(())
 }
 
-/// The mean loss of the net file's integer evaluation on `positions`.
-fn integer_loss(q: &QuantNet, positions: &[Packed], lambda: f32) -> f64 {
+/// The net file's integer evaluation of each of `positions`, evaluated once for every
+/// figure taken from it.
+fn integer_evals(q: &QuantNet, positions: &[Packed]) -> Vec<i32> {
     let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
-    let mut loss = 0.0f64;
-    for p in positions {
-        let n = p.features(&mut ours, &mut theirs);
-        let int = q.evaluate_features(&ours[..n], &theirs[..n]) as f32;
-        let prediction = net::sigmoid(int / SCALE as f32);
-        loss += ((prediction - p.target(lambda)) as f64).powi(2);
-    }
+    positions
+        .iter()
+        .map(|p| {
+            let n = p.features(&mut ours, &mut theirs);
+            q.evaluate_features(&ours[..n], &theirs[..n])
+        })
+        .collect()
+}
+
+/// The mean loss of the integer evaluations `evals` of `positions`.
+fn integer_loss(evals: &[i32], positions: &[Packed], lambda: f32) -> f64 {
+    let loss: f64 = evals
+        .iter()
+        .zip(positions)
+        .map(|(&int, p)| {
+            let prediction = net::sigmoid(int as f32 / SCALE as f32);
+            ((prediction - p.target(lambda)) as f64).powi(2)
+        })
+        .sum();
     loss / positions.len().max(1) as f64
 }
 
@@ -557,14 +562,13 @@ struct Agreement {
     most: f64,
 }
 
-fn agreement(net: &FloatNet, q: &QuantNet, positions: &[Packed]) -> Agreement {
+/// `evals`: the net file's integer evaluations of `positions` ([`integer_evals`]).
+fn agreement(net: &FloatNet, evals: &[i32], positions: &[Packed]) -> Agreement {
     let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
     let (mut total, mut most) = (0.0f64, 0.0f64);
-    for p in positions {
+    for (&int, p) in evals.iter().zip(positions) {
         let n = p.features(&mut ours, &mut theirs);
-        let (ours, theirs) = (&ours[..n], &theirs[..n]);
-        let int = q.evaluate_features(ours, theirs) as f32;
-        let error = (net.evaluate_features(ours, theirs) - int).abs() as f64;
+        let error = (net.evaluate_features(&ours[..n], &theirs[..n]) - int as f32).abs() as f64;
         total += error;
         most = most.max(error);
     }
@@ -626,17 +630,17 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
         }
     }
     // The net to evaluate is read before the data, so that a wrong file fails at once.
-    let evaluated = match options.evaluate.as_ref().map(|path| {
+    let load = |path: &PathBuf| {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-    }) {
-        Some(Err(e)) => {
+    };
+    let evaluated = match options.evaluate.as_ref().map(load).transpose() {
+        Ok(net) => net,
+        Err(e) => {
             eprintln!("tabas train: {e}");
             return ExitCode::FAILURE;
         }
-        Some(Ok(net)) => Some(net),
-        None => None,
     };
     let mut games = Vec::new();
     for dir in &options.data {
