@@ -436,13 +436,16 @@ impl Searcher<'_> {
         }
 
         // Step 6c. Null-move pruning: if passing still fails high, a real move will
-        // too (safe except in zugzwang, hence no null move with only pawns and king).
+        // too (safe except in zugzwang, hence no null move with only pawns and king,
+        // nor against a mate score: a beta of "mated in N" asks whether every move
+        // is mated, the question a zugzwang answers yes and a pass always no).
         if NT::Mode::on(self.config.null_move)
             && !NT::PV
             && !node.in_check
             && self.stack[ply].reached_by != Reached::Null
             && node.excluded.is_none()
             && depth >= params.null_move_min_depth
+            && !score::is_decisive(beta)
             && static_eval >= beta
             && board.has_non_pawn_material()
             && let Some(child) = board.play_null()
@@ -955,5 +958,35 @@ impl Searcher<'_> {
                 self.counters.set(previous, m);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::node::{NonPv, Play};
+    use super::super::{Control, Limits, SearchConfig};
+    use super::*;
+    use crate::position::parse_fen;
+    use crate::tt::TranspositionTable;
+    use shakmaty::CastlingMode;
+
+    /// After 1. Ra6 in kbK5/pp6/1P6/8/8/8/8/R7, Black is in zugzwang: bxa6 allows b7#
+    /// and every bishop move Rxa7#; passing would allow neither. Asked whether it
+    /// escapes a mate in 21 plies (beta a mated score), the node must not pass to
+    /// answer yes: it is mated in 2 plies whatever it plays.
+    #[test]
+    fn no_null_move_against_a_mate_score_in_zugzwang() {
+        let pos = parse_fen("kbK5/pp6/RP6/8/8/8/8/8 b - - 1 1", CastlingMode::Standard);
+        let board = Board::new(pos.unwrap());
+        assert!(board.has_non_pawn_material(), "a bishop: null move allowed");
+        let tt = TranspositionTable::new(1).unwrap();
+        let control = Control::new(false);
+        let mut searcher =
+            Searcher::new(&tt, &control, SearchConfig::default(), Limits::default(), 0);
+        searcher.set_up_root(&board, &[]);
+        let beta = score::mated_in(21);
+        let score = searcher.negamax::<NonPv<Play>>(&board, 6, beta - 1, beta, 0);
+        assert!(score < beta, "claimed to escape the mate: {score}");
+        assert_eq!(score, score::mated_in(2));
     }
 }

@@ -147,7 +147,7 @@ impl Searcher<'_> {
     /// The root before its first iteration: the game's keys for repetitions, the
     /// table's new search, the moves to search (`searchmoves`, or all if none of them
     /// is legal), the network's sums, the tablebases' ranking.
-    fn set_up_root(&mut self, root: &Board, game_keys: &[u64]) {
+    pub(super) fn set_up_root(&mut self, root: &Board, game_keys: &[u64]) {
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
         if self.group.is_none() {
