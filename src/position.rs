@@ -54,7 +54,8 @@ impl Board {
         match self.network {
             Some(net) => {
                 let pieces = self.pos.board().occupied().count();
-                net.evaluate(&net.refresh(self.pos.board()), self.pos.turn(), pieces)
+                let score = net.evaluate(&net.refresh(self.pos.board()), self.pos.turn(), pieces);
+                crate::nnue::bare_king::adjust(self.pos.board(), self.pos.turn(), score)
             }
             None => crate::eval::evaluate(&self.pos),
         }

@@ -23,6 +23,7 @@ use shakmaty::{Board, Color, Move, Piece, Role, Square};
 use std::sync::OnceLock;
 
 #[cfg(target_arch = "x86_64")]
+pub mod bare_king;
 mod simd;
 mod stack;
 

@@ -548,7 +548,9 @@ impl<'a> Searcher<'a> {
         match board.network() {
             Some(network) => {
                 let pieces = board.chess().board().occupied().count();
-                network.evaluate(self.accumulators.get(network, ply), board.turn(), pieces)
+                let score =
+                    network.evaluate(self.accumulators.get(network, ply), board.turn(), pieces);
+                crate::nnue::bare_king::adjust(board.chess().board(), board.turn(), score)
             }
             None => crate::eval::evaluate(board.chess()),
         }
