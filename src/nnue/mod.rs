@@ -22,8 +22,8 @@ use crate::special_moves::{castling_destinations, en_passant_victim};
 use shakmaty::{Board, Color, Move, Piece, Role, Square};
 use std::sync::OnceLock;
 
-#[cfg(target_arch = "x86_64")]
 pub mod bare_king;
+#[cfg(target_arch = "x86_64")]
 mod simd;
 mod stack;
 
