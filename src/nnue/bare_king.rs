@@ -25,24 +25,31 @@ fn from_centre(sq: Square) -> Score {
     (3 - file).max(file - 4) + (3 - rank).max(rank - 4)
 }
 
-/// `score` (centipawns, for `turn`) with the gradient added where one side has a bare
-/// king and the other a queen or a rook; `score` itself everywhere else.
+/// The side with a queen or a rook against a bare king, if one is (the endings every
+/// strength level must convert, too: `search::strength::converting`).
 #[inline]
-pub fn adjust(board: &Board, turn: Color, score: Score) -> Score {
+pub fn attacker(board: &Board) -> Option<Color> {
     let strong = if board.white().count() == 1 {
         Color::Black
     } else if board.black().count() == 1 {
         Color::White
     } else {
-        return score;
+        return None;
     };
     let heavy = (board.queens() | board.rooks()) & board.by_color(strong);
+    heavy.any().then_some(strong)
+}
+
+/// `score` (centipawns, for `turn`) with the gradient added where one side has a bare
+/// king and the other a queen or a rook; `score` itself everywhere else.
+#[inline]
+pub fn adjust(board: &Board, turn: Color, score: Score) -> Score {
+    let Some(strong) = attacker(board) else {
+        return score;
+    };
     let (Some(bare), Some(attacker)) = (board.king_of(!strong), board.king_of(strong)) else {
         return score;
     };
-    if heavy.is_empty() {
-        return score;
-    }
     let file_gap = (u32::from(bare.file()) as Score - u32::from(attacker.file()) as Score).abs();
     let rank_gap = (u32::from(bare.rank()) as Score - u32::from(attacker.rank()) as Score).abs();
     let bonus = EDGE_CP * from_centre(bare) + KINGS_CP * (14 - file_gap - rank_gap);

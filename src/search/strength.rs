@@ -51,7 +51,7 @@ use crate::position::Board;
 use crate::rng::Rng;
 use crate::score::{self, INFINITY, Score};
 use crate::time::{Clock, Policy, TimeManager};
-use shakmaty::{Chess, Color, Position, Role};
+use shakmaty::{Chess, Position};
 use std::time::Duration;
 
 /// What a level does at one Elo: one row of the calibration table.
@@ -220,11 +220,7 @@ pub fn move_time(
 /// that every level must convert, so the search gets at least `CONVERSION_NODES` and
 /// its best move is played.
 pub fn converting(pos: &Chess) -> bool {
-    let board = pos.board();
-    let us = pos.turn();
-    let them: Color = !us;
-    let heavy = (board.by_role(Role::Queen) | board.by_role(Role::Rook)) & board.by_color(us);
-    board.by_color(them).count() == 1 && heavy.any()
+    crate::nnue::bare_king::attacker(pos.board()) == Some(pos.turn())
 }
 
 /// How much the temperature grows for a first line whose score swung by `swing_cp`.
