@@ -541,6 +541,24 @@ const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!("default.nnue"));
 #[cfg(tabas_evalfile)]
 const EMBEDDED_BYTES: Option<&[u8]> = Some(include_bytes!(env!("TABAS_EVALFILE_PATH")));
 
+/// The embedded file's hidden size (the little-endian `u32` after the magic) is the
+/// build's `HIDDEN`, checked when compiling: a build with another width and the old
+/// file fails here, not with a panic at every start.
+const _: () = if let Some(bytes) = EMBEDDED_BYTES {
+    let offset = MAGIC.len();
+    assert!(
+        bytes.len() >= offset + 4
+            && u32::from_le_bytes([
+                bytes[offset],
+                bytes[offset + 1],
+                bytes[offset + 2],
+                bytes[offset + 3],
+            ]) as usize
+                == HIDDEN,
+        "the embedded network's hidden size is not HIDDEN (src/nnue/mod.rs)"
+    );
+};
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
