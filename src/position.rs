@@ -52,11 +52,11 @@ impl Board {
     /// search evaluates through its `AccumulatorStack` instead).
     pub fn evaluate(&self) -> Score {
         match self.network {
-            Some(net) => {
-                let pieces = self.pos.board().occupied().count();
-                let score = net.evaluate(&net.refresh(self.pos.board()), self.pos.turn(), pieces);
-                crate::nnue::bare_king::adjust(self.pos.board(), self.pos.turn(), score)
-            }
+            Some(net) => net.score(
+                &net.refresh(self.pos.board()),
+                self.pos.board(),
+                self.pos.turn(),
+            ),
             None => crate::eval::evaluate(&self.pos),
         }
     }

@@ -71,31 +71,36 @@ fn bare_opponent(board: &Board) -> Option<Color> {
     }
 }
 
+/// Whether `strong` has a queen or a rook.
+#[inline]
+fn has_heavy(board: &Board, strong: Color) -> bool {
+    ((board.queens() | board.rooks()) & board.by_color(strong)).any()
+}
+
 /// The side with a queen or a rook against a bare king, if one is (the endings every
 /// strength level must convert, too: `search::strength::converting`).
 #[inline]
 pub fn attacker(board: &Board) -> Option<Color> {
     let strong = bare_opponent(board)?;
-    let heavy = (board.queens() | board.rooks()) & board.by_color(strong);
-    heavy.any().then_some(strong)
+    has_heavy(board, strong).then_some(strong)
 }
 
 /// The side against a bare king with the material to mate it, and where it drives it.
+#[inline]
 fn drive(board: &Board) -> Option<(Color, Drive)> {
-    if let Some(strong) = attacker(board) {
+    let strong = bare_opponent(board)?;
+    if has_heavy(board, strong) {
         return Some((strong, Drive::Edge));
     }
-    let strong = bare_opponent(board)?;
+    // Else exactly the king and two minor pieces: the rest (a pawn, a third piece) is
+    // the network's to judge.
     let ours = board.by_color(strong);
-    let bishops = board.bishops() & ours;
-    let knights = board.knights() & ours;
-    // Exactly the king and two minor pieces: the rest (a pawn, a third piece) is the
-    // network's to judge.
     if ours.count() != 3 {
         return None;
     }
+    let bishops = board.bishops() & ours;
     let dark = (bishops & Bitboard::DARK_SQUARES).count();
-    match (bishops.count(), knights.count()) {
+    match (bishops.count(), (board.knights() & ours).count()) {
         (1, 1) => Some((strong, Drive::Corner { dark: dark == 1 })),
         (2, 0) if dark == 1 => Some((strong, Drive::Edge)),
         _ => None,

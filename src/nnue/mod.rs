@@ -314,8 +314,16 @@ impl Network {
         after
     }
 
-    /// The evaluation in centipawns for `to_move`, from the position's accumulator
-    /// and its number of pieces.
+    /// The engine's evaluation of `board` in centipawns for `to_move`, from its
+    /// accumulator: the network's, with `bare_king`'s gradient where it applies.
+    #[inline]
+    pub fn score(&self, acc: &Accumulator, board: &Board, to_move: Color) -> Score {
+        let network = self.evaluate(acc, to_move, board.occupied().count());
+        bare_king::adjust(board, to_move, network)
+    }
+
+    /// The network's evaluation in centipawns for `to_move`, from the position's
+    /// accumulator and its number of pieces.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, to_move: Color, pieces: usize) -> Score {
         let bucket = output_bucket(pieces, self.output_bias.len());

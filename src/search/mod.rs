@@ -546,12 +546,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn evaluate(&mut self, board: &Board, ply: usize) -> Score {
         match board.network() {
-            Some(network) => {
-                let pieces = board.chess().board().occupied().count();
-                let score =
-                    network.evaluate(self.accumulators.get(network, ply), board.turn(), pieces);
-                crate::nnue::bare_king::adjust(board.chess().board(), board.turn(), score)
-            }
+            Some(network) => network.score(
+                self.accumulators.get(network, ply),
+                board.chess().board(),
+                board.turn(),
+            ),
             None => crate::eval::evaluate(board.chess()),
         }
     }
