@@ -74,6 +74,39 @@ fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
     assert_eq!((q.hidden, q.buckets()), (16, 4));
     assert!(!data.join("net.nnue.tmp").exists());
 
+    // A run from that net (`--init`) keeps its shape; a file that is no net is an error.
+    let tuned = data.join("tuned.nnue");
+    let o = train(&[
+        "--data",
+        path(&data),
+        "--out",
+        path(&tuned),
+        "--init",
+        path(&net),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("16 hidden units, from the given net;"),
+        "{text}"
+    );
+    let q = QuantNet::from_bytes(&std::fs::read(&tuned).unwrap()).unwrap();
+    assert_eq!((q.hidden, q.buckets()), (16, 4));
+    let o = train(&[
+        "--data",
+        path(&data),
+        "--out",
+        path(&tuned),
+        "--init",
+        path(&data),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+
     // No data, not data, nowhere to write: errors, not panics.
     let missing = data.join("missing");
     let o = train(&["--data", path(&missing), "--out", path(&net)]);

@@ -45,10 +45,14 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
+                   [--init NET]
        tabas train --data DIR [--data DIR ...] --evaluate NET [--lambda L] [--seed S]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
+  --init NET          start from the net file NET's weights instead of random ones
+                      (fine-tuning; its hidden size and output buckets are the run's,
+                      so leave out --hidden and --output-buckets)
   --evaluate NET      train nothing: the losses of the net file NET on the held-out
                       games of this data and --seed's split (the positions a run on
                       the same --data would validate on), to compare nets trained on
@@ -273,6 +277,8 @@ pub struct Options {
     pub out: Option<PathBuf>,
     /// A net file to evaluate instead of training (`--evaluate`).
     pub evaluate: Option<PathBuf>,
+    /// A net file whose weights the run starts from (`--init`).
+    pub init: Option<PathBuf>,
     pub settings: Settings,
 }
 
@@ -281,6 +287,8 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut data = Vec::new();
     let mut out = None;
     let mut evaluate = None;
+    let mut init = None;
+    let mut shape_given = false;
     let mut s = Settings::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -289,8 +297,15 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--data" => data.push(PathBuf::from(value()?)),
             "--out" => out = Some(PathBuf::from(value()?)),
             "--evaluate" => evaluate = Some(PathBuf::from(value()?)),
-            "--hidden" => s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?,
-            "--output-buckets" => s.buckets = whole(flag, value()?, 1..=MAX_OUTPUT_BUCKETS)?,
+            "--init" => init = Some(PathBuf::from(value()?)),
+            "--hidden" => {
+                s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?;
+                shape_given = true;
+            }
+            "--output-buckets" => {
+                s.buckets = whole(flag, value()?, 1..=MAX_OUTPUT_BUCKETS)?;
+                shape_given = true;
+            }
             "--epochs" => s.epochs = Some(whole(flag, value()?, 1..=100_000)?),
             "--batch" => s.batch = whole(flag, value()?, 1..=1 << 24)?,
             "--lr" => s.lr = real(flag, value()?, 1e-7..=1.0)?,
@@ -344,11 +359,26 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
         }
         _ => {}
     }
+    if init.is_some() {
+        if evaluate.is_some() || s.activation != Activation::SCReLU {
+            return Err(
+                "--init trains an SCReLU net: leave out --evaluate and --activation".to_string(),
+            );
+        }
+        if shape_given {
+            return Err(
+                "--init takes the hidden size and output buckets from the net file: leave out \
+                 --hidden and --output-buckets"
+                    .to_string(),
+            );
+        }
+    }
     s.check()?;
     Ok(Options {
         data,
         out,
         evaluate,
+        init,
         settings: s,
     })
 }
@@ -360,18 +390,31 @@ pub fn train_on_games(
     settings: &Settings,
     out: &mut dyn FnMut(&str),
 ) -> Result<FloatNet, String> {
-    train(games, settings, out, &mut |_| Ok(()))
+    train(games, settings, None, out, &mut |_| Ok(()))
 }
 
-/// [`train_on_games`], handing the network to `checkpoint` after every epoch.
+/// [`train_on_games`] from the network `start` (random weights from the seed when
+/// `None`), handing the network to `checkpoint` after every epoch.
 pub fn train(
     games: &[GameRecord],
     settings: &Settings,
+    start: Option<FloatNet>,
     out: &mut dyn FnMut(&str),
     checkpoint: &mut dyn FnMut(&FloatNet) -> Result<(), String>,
 ) -> Result<FloatNet, String> {
     settings.check()?;
     let s = settings;
+    if let Some(net) = &start
+        && (net.hidden, net.buckets(), net.activation) != (s.hidden, s.buckets, s.activation)
+    {
+        return Err(format!(
+            "the starting net has {} hidden units and {} output buckets, the settings {} and {}",
+            net.hidden,
+            net.buckets(),
+            s.hidden,
+            s.buckets
+        ));
+    }
     let clock = Instant::now();
     let Split {
         mut training,
@@ -386,7 +429,7 @@ pub fn train(
     }
     out(&format!(
         "train: {} games, {} positions, {} pass the filter{}, {} kept; training on {}, validating on {} \
-         (from {} games); {} hidden units; {} epochs; {:.1} s",
+         (from {} games); {} hidden units{}; {} epochs; {:.1} s",
         counts.games,
         counts.positions,
         counts.quiet,
@@ -399,12 +442,17 @@ pub fn train(
         validation.len(),
         counts.validation_games,
         s.hidden,
+        if start.is_some() {
+            ", from the given net"
+        } else {
+            ""
+        },
         s.epochs_for(training.len()),
         clock.elapsed().as_secs_f64()
     ));
 
     let lambda = s.lambda as f32;
-    let mut net = FloatNet::new(s.hidden, s.buckets, s.seed);
+    let mut net = start.unwrap_or_else(|| FloatNet::new(s.hidden, s.buckets, s.seed));
     net.activation = s.activation;
     let mut adam = AdamW::new(&net);
     let mut workspaces: Vec<Workspace> = (0..s.threads)
@@ -629,19 +677,28 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    // The net to evaluate is read before the data, so that a wrong file fails at once.
+    // The net files are read before the data, so that a wrong one fails at once.
     let load = |path: &PathBuf| {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     };
-    let evaluated = match options.evaluate.as_ref().map(load).transpose() {
-        Ok(net) => net,
-        Err(e) => {
+    let (evaluated, init) = match (
+        options.evaluate.as_ref().map(load).transpose(),
+        options.init.as_ref().map(load).transpose(),
+    ) {
+        (Ok(evaluated), Ok(init)) => (evaluated, init),
+        (Err(e), _) | (_, Err(e)) => {
             eprintln!("tabas train: {e}");
             return ExitCode::FAILURE;
         }
     };
+    // A run from a net file has that net's shape.
+    let mut settings = options.settings;
+    let start = init.map(|q| {
+        (settings.hidden, settings.buckets) = (q.hidden, q.buckets());
+        FloatNet::from_quant(&q)
+    });
     let mut games = Vec::new();
     for dir in &options.data {
         match crate::tools::datagen::read_folder(dir) {
@@ -653,7 +710,7 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
         }
     }
     if let Some(net) = &evaluated {
-        return match evaluate(&games, &options.settings, net, out) {
+        return match evaluate(&games, &settings, net, out) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("tabas train: {e}");
@@ -665,7 +722,7 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
         Some(path) => write_atomically(path, &net.to_bytes()),
         None => Ok(()),
     };
-    match train(&games, &options.settings, out, &mut save) {
+    match train(&games, &settings, start, out, &mut save) {
         Ok(net) => {
             match &options.out {
                 Some(path) => out(&format!(
@@ -753,6 +810,17 @@ pub(crate) mod tests {
         );
         let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
         assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
+        let o = parse_options(&args("--data a --out n --init old.nnue --lr 0.0001")).unwrap();
+        assert_eq!(o.init, Some(PathBuf::from("old.nnue")));
+        for conflict in [
+            "--data a --out n --init old --hidden 128",
+            "--data a --out n --init old --output-buckets 8",
+            "--data a --init old --evaluate net",
+            "--data a --init old --activation crelu",
+        ] {
+            let e = parse_options(&args(conflict)).unwrap_err();
+            assert!(e.starts_with("--init"), "{conflict}: {e}");
+        }
         for default in [
             format!("(default {DEFAULT_HIDDEN})"),
             format!("(default {DEFAULT_BUCKETS})"),
@@ -1016,6 +1084,7 @@ pub(crate) mod tests {
         let net = train(
             &games,
             &settings,
+            None,
             &mut |l| lines.push(l.to_string()),
             &mut |_| {
                 epochs += 1;
@@ -1081,6 +1150,52 @@ pub(crate) mod tests {
             }
         }
         assert!(total / count as f32 <= 3.0, "{}", total / count as f32);
+    }
+
+    #[test]
+    fn a_run_from_a_net_goes_on_from_it() {
+        let games = playout_games(80, 2);
+        let settings = small(1);
+        let trained = train_on_games(&games, &settings, &mut |_| {}).unwrap();
+        let split = data::split(&games, usize::MAX, settings.seed, 1, &Filter::default()).unwrap();
+        let loss = |net: &FloatNet| mean_loss(net, &split.validation, 0.0, 1).unwrap();
+        // One epoch at a low rate: from the trained net it stays near that net's loss,
+        // far below a random start's one epoch at the same rate.
+        let gentle = Settings {
+            epochs: Some(1),
+            lr: 0.0005,
+            ..small(1)
+        };
+        let mut lines = Vec::new();
+        let from_trained = train(
+            &games,
+            &gentle,
+            Some(trained.clone()),
+            &mut |l| lines.push(l.to_string()),
+            &mut |_| Ok(()),
+        )
+        .unwrap();
+        assert!(
+            lines[0].contains("16 hidden units, from the given net;"),
+            "{}",
+            lines[0]
+        );
+        let from_scratch = train_on_games(&games, &gentle, &mut |_| {}).unwrap();
+        assert!(
+            loss(&from_trained) < 1.2 * loss(&trained)
+                && 1.5 * loss(&from_trained) < loss(&from_scratch),
+            "trained {} -> {}, from scratch {}",
+            loss(&trained),
+            loss(&from_trained),
+            loss(&from_scratch)
+        );
+        // A start of another shape than the settings: an error.
+        let wide = Settings {
+            hidden: 32,
+            ..gentle
+        };
+        let e = train(&games, &wide, Some(trained), &mut |_| {}, &mut |_| Ok(())).unwrap_err();
+        assert!(e.contains("16 hidden units"), "{e}");
     }
 
     /// Each parameter's bits: equal nets to the last bit (−0 ≠ +0).

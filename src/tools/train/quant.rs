@@ -224,6 +224,24 @@ impl FloatNet {
     pub fn to_bytes(&self) -> Vec<u8> {
         QuantNet::from_float(self).to_bytes()
     }
+
+    /// The float network a net file holds (each integer over its unit): where
+    /// `tabas train --init` starts. Quantised again it is the same file, bit for bit.
+    pub fn from_quant(q: &QuantNet) -> FloatNet {
+        let over = |unit: i32| move |&x: &i16| x as f32 / unit as f32;
+        FloatNet {
+            hidden: q.hidden,
+            activation: super::Activation::SCReLU,
+            w: q.w.iter().map(over(QA)).collect(),
+            b: q.b.iter().map(over(QA)).collect(),
+            v: q.v.iter().map(over(QB)).collect(),
+            c0: q
+                .c0
+                .iter()
+                .map(|&c| (c as f64 / (QA * QB) as f64) as f32)
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -283,6 +301,25 @@ mod tests {
         let mut magic = bytes;
         magic[0] = b'X';
         assert!(QuantNet::from_bytes(&magic).unwrap_err().contains("magic"));
+    }
+
+    #[test]
+    fn a_net_file_read_as_floats_is_the_same_file() {
+        // The built-in net, and a random one with every value the file can hold.
+        let mut random = FloatNet::new(16, 8, 11);
+        random.v.iter_mut().for_each(|v| *v *= 300.0);
+        random.c0 = vec![1e3, -1e3, 0.5, -7.0, 0.0, 1.0 / 17.0, 40.0, -0.001];
+        let built_in = include_bytes!("../../nnue/default.nnue");
+        for bytes in [built_in.to_vec(), random.to_bytes()] {
+            let q = QuantNet::from_bytes(&bytes).unwrap();
+            let float = FloatNet::from_quant(&q);
+            assert_eq!(float.to_bytes(), bytes);
+            // Its float evaluation is the file's, up to the engine's truncations.
+            for p in playout_positions(20, 7) {
+                let (f, i) = (float.evaluate_cp(&p), q.evaluate_cp(&p));
+                assert!((f - i as f32).abs() <= 1.001, "{f} {i}");
+            }
+        }
     }
 
     #[test]
