@@ -47,54 +47,47 @@ fn bad_arguments_are_usage_errors() {
     common::tools::assert_usage_errors("train", cases, "--max-positions N");
 }
 
+/// A run of `tabas train ARGS --out NET` that succeeds: its log and the net file.
+fn trained(net: &std::path::Path, args: &[&str]) -> (String, QuantNet) {
+    let o = train(&[args, &["--out", path(net)]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let q = QuantNet::from_bytes(&std::fs::read(net).unwrap()).unwrap();
+    (String::from_utf8_lossy(&o.stdout).into_owned(), q)
+}
+
 #[test]
 fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
     let data = temp_dir("data");
     common::tools::self_play(&data, 3, 1, 9);
     let net = data.join("net.nnue");
-    let o = train(&[
-        "--data",
-        path(&data),
-        "--out",
-        path(&net),
-        "--hidden",
-        "16",
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-        "--output-buckets",
-        "4",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.starts_with("train: 3 games"), "{text}");
-    assert!(text.contains("epoch   2  lr 0.001000  train "), "{text}");
-    let q = QuantNet::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    let (log, q) = trained(
+        &net,
+        &[
+            "--data",
+            path(&data),
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+            "--output-buckets",
+            "4",
+        ],
+    );
+    assert!(log.starts_with("train: 3 games"), "{log}");
+    assert!(log.contains("epoch   2  lr 0.001000  train "), "{log}");
     assert_eq!((q.hidden, q.buckets()), (16, 4));
     assert!(!data.join("net.nnue.tmp").exists());
 
     // A run from that net (`--init`) keeps its shape; a file that is no net is an error.
     let tuned = data.join("tuned.nnue");
-    let o = train(&[
-        "--data",
-        path(&data),
-        "--out",
-        path(&tuned),
-        "--init",
-        path(&net),
-        "--epochs",
-        "1",
-        "--batch",
-        "64",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let text = String::from_utf8_lossy(&o.stdout);
+    let args = ["--data", path(&data), "--init", path(&net), "--epochs", "1"];
+    let (log, q) = trained(&tuned, &args);
     assert!(
-        text.contains("16 hidden units, from the given net;"),
-        "{text}"
+        log.contains("16 hidden units, from the given net;"),
+        "{log}"
     );
-    let q = QuantNet::from_bytes(&std::fs::read(&tuned).unwrap()).unwrap();
     assert_eq!((q.hidden, q.buckets()), (16, 4));
     let o = train(&[
         "--data",
