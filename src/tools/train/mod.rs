@@ -52,7 +52,8 @@ pub const USAGE: &str =
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --init NET          start from the net file NET's weights instead of random ones
                       (fine-tuning; its hidden size and output buckets are the run's,
-                      so leave out --hidden and --output-buckets)
+                      so leave out --hidden and --output-buckets); give it a low --lr
+                      and few --epochs (session 33: 0.00003 and 8)
   --evaluate NET      train nothing: the losses of the net file NET on the held-out
                       games of this data and --seed's split (the positions a run on
                       the same --data would validate on), to compare nets trained on
