@@ -696,10 +696,10 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
     };
     // A run from a net file has that net's shape.
     let mut settings = options.settings;
-    let start = init.map(|q| {
-        (settings.hidden, settings.buckets) = (q.hidden, q.buckets());
-        FloatNet::from_quant(&q)
-    });
+    let start = init.as_ref().map(FloatNet::from_quant);
+    if let Some(net) = &start {
+        (settings.hidden, settings.buckets) = (net.hidden, net.buckets());
+    }
     let mut games = Vec::new();
     for dir in &options.data {
         match crate::tools::datagen::read_folder(dir) {
