@@ -89,6 +89,13 @@ fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
         "{log}"
     );
     assert_eq!((q.hidden, q.buckets()), (16, 4));
+    // With --hidden it is widened (its buckets kept); narrowed, an error.
+    let wide = data.join("wide.nnue");
+    let (_, q) = trained(&wide, &[&args[..], &["--hidden", "24"]].concat());
+    assert_eq!((q.hidden, q.buckets()), (24, 4));
+    let o = train(&[&args[..], &["--out", path(&wide), "--hidden", "8"]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("16 units"), "{}", stderr(&o));
     let o = train(&[
         "--data",
         path(&data),

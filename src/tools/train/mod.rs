@@ -51,9 +51,12 @@ pub const USAGE: &str =
                       ../shared/data/selfplay (repeat for more)
   --out FILE          the net file, rewritten after every epoch (through FILE.tmp)
   --init NET          start from the net file NET's weights instead of random ones
-                      (fine-tuning; its hidden size and output buckets are the run's,
-                      so leave out --hidden and --output-buckets); give it a low --lr
-                      and few --epochs (session 33: 0.00003 and 8)
+                      (fine-tuning; its output buckets are the run's, so leave out
+                      --output-buckets, and so is its hidden size unless --hidden
+                      asks for more: then its units are kept and the new ones start
+                      with zero output weights, so the wider net begins where NET
+                      is); give it a low --lr and few --epochs (session 33: 0.00003
+                      and 8)
   --evaluate NET      train nothing: the losses of the net file NET on the held-out
                       games of this data and --seed's split (the positions a run on
                       the same --data would validate on), to compare nets trained on
@@ -280,6 +283,9 @@ pub struct Options {
     pub evaluate: Option<PathBuf>,
     /// A net file whose weights the run starts from (`--init`).
     pub init: Option<PathBuf>,
+    /// `--hidden` given with `--init`: the starting net is widened to
+    /// `settings.hidden` units ([`FloatNet::widen`]).
+    pub widen: bool,
     pub settings: Settings,
 }
 
@@ -289,7 +295,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut out = None;
     let mut evaluate = None;
     let mut init = None;
-    let mut shape_given = false;
+    let (mut hidden_given, mut buckets_given) = (false, false);
     let mut s = Settings::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -301,11 +307,11 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--init" => init = Some(PathBuf::from(value()?)),
             "--hidden" => {
                 s.hidden = whole(flag, value()?, quant::MIN_HIDDEN..=quant::MAX_HIDDEN)?;
-                shape_given = true;
+                hidden_given = true;
             }
             "--output-buckets" => {
                 s.buckets = whole(flag, value()?, 1..=MAX_OUTPUT_BUCKETS)?;
-                shape_given = true;
+                buckets_given = true;
             }
             "--epochs" => s.epochs = Some(whole(flag, value()?, 1..=100_000)?),
             "--batch" => s.batch = whole(flag, value()?, 1..=1 << 24)?,
@@ -366,10 +372,9 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 "--init trains an SCReLU net: leave out --evaluate and --activation".to_string(),
             );
         }
-        if shape_given {
+        if buckets_given {
             return Err(
-                "--init takes the hidden size and output buckets from the net file: leave out \
-                 --hidden and --output-buckets"
+                "--init takes the output buckets from the net file: leave out --output-buckets"
                     .to_string(),
             );
         }
@@ -379,6 +384,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
         data,
         out,
         evaluate,
+        widen: init.is_some() && hidden_given,
         init,
         settings: s,
     })
@@ -694,10 +700,19 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // A run from a net file has that net's shape.
+    // A run from a net file has that net's shape, or its width made larger.
     let mut settings = options.settings;
-    let start = init.as_ref().map(FloatNet::from_quant);
-    if let Some(net) = &start {
+    let mut start = init.as_ref().map(FloatNet::from_quant);
+    if let Some(net) = &mut start {
+        if options.widen {
+            match net.widen(settings.hidden, settings.seed) {
+                Ok(wide) => *net = wide,
+                Err(e) => {
+                    eprintln!("tabas train: {e} (--hidden with --init)");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         (settings.hidden, settings.buckets) = (net.hidden, net.buckets());
     }
     let mut games = Vec::new();
@@ -812,9 +827,15 @@ pub(crate) mod tests {
         let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
         assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
         let o = parse_options(&args("--data a --out n --init old.nnue --lr 0.0001")).unwrap();
-        assert_eq!(o.init, Some(PathBuf::from("old.nnue")));
+        assert_eq!((o.init, o.widen), (Some(PathBuf::from("old.nnue")), false));
+        let o = parse_options(&args("--data a --out n --init old --hidden 256")).unwrap();
+        assert_eq!((o.widen, o.settings.hidden), (true, 256));
+        assert!(
+            !parse_options(&args("--data a --out n --hidden 256"))
+                .unwrap()
+                .widen
+        );
         for conflict in [
-            "--data a --out n --init old --hidden 128",
             "--data a --out n --init old --output-buckets 8",
             "--data a --init old --evaluate net",
             "--data a --init old --activation crelu",

@@ -114,6 +114,34 @@ impl FloatNet {
         }
     }
 
+    /// This net with `hidden` units, its own first (the same input weights, biases
+    /// and output weights) and the rest new: input weights random from `seed` as in
+    /// [`FloatNet::new`], biases and output weights zero. The wider net evaluates
+    /// every position as this one does; training then gives the new units their
+    /// part (their output weights move first, their input weights as soon as those
+    /// are not zero). How a wider net starts from a narrower one's training.
+    pub fn widen(&self, hidden: usize, seed: u64) -> Result<FloatNet, String> {
+        if hidden < self.hidden || self.activation != Activation::SCReLU {
+            return Err(format!(
+                "a net of {} units widens to as many or more, not {hidden}",
+                self.hidden
+            ));
+        }
+        let old = self.hidden;
+        let mut wide = FloatNet::new(hidden, self.buckets(), seed);
+        for (wide_row, row) in wide.w.chunks_mut(hidden).zip(self.w.chunks(old)) {
+            wide_row[..old].copy_from_slice(row);
+        }
+        wide.b[..old].copy_from_slice(&self.b);
+        wide.v.fill(0.0);
+        // Each bucket's output weights: the side to move's units, then the other's.
+        for (wide_half, half) in wide.v.chunks_mut(hidden).zip(self.v.chunks(old)) {
+            wide_half[..old].copy_from_slice(half);
+        }
+        wide.c0.copy_from_slice(&self.c0);
+        Ok(wide)
+    }
+
     /// The number of output buckets.
     pub fn buckets(&self) -> usize {
         self.c0.len()
@@ -415,6 +443,26 @@ pub(crate) mod tests {
             game += 1;
         }
         out
+    }
+
+    #[test]
+    fn a_widened_net_evaluates_as_the_narrow_one() {
+        let narrow = FloatNet::new(16, 8, 5);
+        let wide = narrow.widen(40, 6).unwrap();
+        assert_eq!((wide.hidden, wide.buckets()), (40, 8));
+        for p in playout_positions(40, 3) {
+            let (n, w) = (narrow.evaluate_cp(&p), wide.evaluate_cp(&p));
+            assert!((n - w).abs() <= 1e-3 * n.abs().max(1.0), "{n} {w}");
+        }
+        // The new units are live (random input weights), only their output is off.
+        let new_inputs = wide.w.chunks(40).map(|row| &row[16..]);
+        assert!(new_inputs.flatten().any(|&x| x != 0.0));
+        assert_eq!(
+            narrow.widen(16, 6).unwrap(),
+            narrow,
+            "to the same width: the same net"
+        );
+        assert!(narrow.widen(8, 6).unwrap_err().contains("16 units"));
     }
 
     #[test]
