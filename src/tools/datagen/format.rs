@@ -85,6 +85,22 @@ pub struct Sample {
 }
 
 impl GameRecord {
+    /// A 64-bit hash of the whole game (its record in the file format): the same
+    /// game gives the same number wherever it lies in whichever folder, so that a
+    /// choice made by it (which games are held out) does not move when the data
+    /// grows or is given in another order.
+    pub fn fingerprint(&self) -> u64 {
+        let mut bytes = Vec::with_capacity(96 + 4 * self.plies.len());
+        self.encode(&mut bytes);
+        // FNV-1a, then SplitMix64's finaliser to spread the bits.
+        let mut h = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
+        });
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^ (h >> 31)
+    }
+
     /// Appends this game in the file format.
     pub fn encode(&self, out: &mut Vec<u8>) {
         let fen = Fen::from_position(&self.start, EnPassantMode::Legal).to_string();
@@ -273,6 +289,21 @@ mod tests {
         assert_eq!(samples[3].white_score, 37);
         let castle = &frc.samples().unwrap()[0];
         assert!(castle.played.is_castle());
+    }
+
+    #[test]
+    fn a_games_fingerprint_is_its_content() {
+        let g = game(&["e2e4", "e7e5", "g1f3"], Chess::default(), false);
+        assert_eq!(g.fingerprint(), g.clone().fingerprint());
+        let mut scored = g.clone();
+        scored.plies[2].white_score += 1;
+        let mut won = g.clone();
+        won.result = GameResult::WhiteWon;
+        let shorter = game(&["e2e4", "e7e5"], Chess::default(), false);
+        let prints = [&g, &scored, &won, &shorter].map(|x| x.fingerprint());
+        for (i, a) in prints.iter().enumerate() {
+            assert!(prints[i + 1..].iter().all(|b| a != b), "{prints:?}");
+        }
     }
 
     #[test]

@@ -134,7 +134,10 @@ pub struct Split {
 }
 
 /// The positions of `games` that pass the filter, packed and split by game: one
-/// game in `VALIDATION_EVERY` (a seeded draw) for validation, its positions
+/// game in `VALIDATION_EVERY` for validation (a draw seeded by `seed` and the game's
+/// own content, [`GameRecord::fingerprint`]: a game is held out or not whatever
+/// other games the data holds and in whatever order, so that nets trained on two
+/// snapshots of a growing folder validate on the same games), its positions
 /// filtered by the default filter whatever `filter` is. At most `max_positions` to
 /// train on, taken game by game in a seeded order of the games, so that a cap picks
 /// whole games from all the data; the held-out games are all kept whatever the cap,
@@ -147,10 +150,9 @@ pub fn split(
     threads: usize,
     filter: &Filter,
 ) -> Result<Split, String> {
-    let mut picker = Rng::new(seed, SPLIT_STREAM);
     let validation_game: Vec<bool> = games
         .iter()
-        .map(|_| picker.below(VALIDATION_EVERY) == 0)
+        .map(|g| Rng::new(seed ^ SPLIT_STREAM, g.fingerprint()).below(VALIDATION_EVERY) == 0)
         .collect();
     let mut order: Vec<usize> = (0..games.len()).collect();
     let mut shuffler = Rng::new(seed, ORDER_STREAM);
@@ -326,6 +328,19 @@ mod tests {
         assert_eq!(capped.training.len(), 255);
         assert_eq!(capped.validation, all.validation);
         assert_eq!(capped.counts.quiet, 1000);
+
+        // The held-out games are the same ones when the data grows and comes in
+        // another order (a folder's files grow side by side as datagen goes on).
+        let mut grown: Vec<GameRecord> = (100..160)
+            .map(|i| knight_shuffle(SKIP_PLIES + 10, i as i16))
+            .collect();
+        grown.extend(games.iter().rev().cloned());
+        let grown = split(&grown, usize::MAX, 3, 2, &Filter::default()).unwrap();
+        let mut held: Vec<i16> = scores(&grown.validation);
+        held.retain(|s| *s < 100);
+        let mut before = v.clone();
+        (held.sort(), before.sort());
+        assert_eq!(held, before);
 
         // A move that is not legal: an error naming the game, not a panic.
         let mut bad = games[..3].to_vec();
