@@ -121,7 +121,7 @@ impl FloatNet {
     /// part (their output weights move first, their input weights as soon as those
     /// are not zero). How a wider net starts from a narrower one's training.
     pub fn widen(&self, hidden: usize, seed: u64) -> Result<FloatNet, String> {
-        if hidden < self.hidden || self.activation != Activation::SCReLU {
+        if hidden < self.hidden {
             return Err(format!(
                 "a net of {} units widens to as many or more, not {hidden}",
                 self.hidden
@@ -129,6 +129,7 @@ impl FloatNet {
         }
         let old = self.hidden;
         let mut wide = FloatNet::new(hidden, self.buckets(), seed);
+        wide.activation = self.activation;
         for (wide_row, row) in wide.w.chunks_mut(hidden).zip(self.w.chunks(old)) {
             wide_row[..old].copy_from_slice(row);
         }
