@@ -339,7 +339,8 @@ mod tests {
         let mut held: Vec<i16> = scores(&grown.validation);
         held.retain(|s| *s < 100);
         let mut before = v.clone();
-        (held.sort(), before.sort());
+        held.sort();
+        before.sort();
         assert_eq!(held, before);
 
         // A move that is not legal: an error naming the game, not a panic.
