@@ -53,6 +53,9 @@ pub struct Packed {
     /// 0: the side to move lost, 1: a draw, 2: it won.
     result: u8,
     black_to_move: bool,
+    /// No side may castle: the position mirrored left to right (files a↔h) is as
+    /// good a position with the same score ([`Packed::mirrored`]).
+    mirrorable: bool,
 }
 
 impl Packed {
@@ -84,7 +87,45 @@ impl Packed {
                 white_result
             },
             black_to_move,
+            mirrorable: !pos.castles().any(),
         })
+    }
+
+    /// Whether [`Packed::mirrored`] is this position's equal (no castling rights).
+    pub fn mirrorable(&self) -> bool {
+        self.mirrorable
+    }
+
+    /// This position mirrored left to right: every piece on the same rank, file a↔h.
+    /// Chess without castling is symmetric so, and the side to move's score and result
+    /// stay; a position with castling rights is not (use only if `mirrorable`).
+    pub fn mirrored(&self) -> Packed {
+        let mut by_square = [0u8; 64];
+        let mut occupied = self.occupied;
+        let mut mirrored_occupied = 0u64;
+        let mut i = 0;
+        while occupied != 0 {
+            let square = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            let code = (self.pieces[i / 2] >> (4 * (i % 2))) & 0xf;
+            by_square[square ^ 7] = code;
+            mirrored_occupied |= 1 << (square ^ 7);
+            i += 1;
+        }
+        let mut pieces = [0u8; MAX_PIECES / 2];
+        let mut rest = mirrored_occupied;
+        let mut i = 0;
+        while rest != 0 {
+            let square = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            pieces[i / 2] |= by_square[square] << (4 * (i % 2));
+            i += 1;
+        }
+        Packed {
+            occupied: mirrored_occupied,
+            pieces,
+            ..*self
+        }
     }
 
     /// Writes the active features of the side to move's and the other side's
@@ -113,6 +154,21 @@ impl Packed {
         let expected = super::net::sigmoid(self.score as f32 / SCALE as f32);
         lambda * result + (1.0 - lambda) * expected
     }
+}
+
+/// Appends the mirrored copy ([`Packed::mirrored`]) of every position of `training`
+/// that has one (no castling rights); returns how many were added. The copies are
+/// other inputs with the same targets: more positions from the same games, for a
+/// net that would otherwise have to learn the board's left-right symmetry from data.
+pub fn add_mirrored(training: &mut Vec<Packed>) -> usize {
+    let before = training.len();
+    for i in 0..before {
+        if training[i].mirrorable {
+            let copy = training[i].mirrored();
+            training.push(copy);
+        }
+    }
+    training.len() - before
 }
 
 /// What loading found, for the trainer's report.
@@ -258,6 +314,35 @@ mod tests {
         assert_eq!(start.target(1.0), 0.0);
         assert_eq!(start.target(0.0), 0.5);
         assert_eq!(start.target(0.5), 0.25);
+    }
+
+    #[test]
+    fn a_mirrored_position_is_the_mirror_images_packing() {
+        // (FEN, its mirror image: each rank's squares reversed.)
+        for (fen, mirror) in [
+            (
+                "r4rk1/pp1q1ppp/2n1bn2/3p4/3P4/2NB1N2/PP1Q1PPP/R4RK1 w - - 4 12",
+                "1kr4r/ppp1q1pp/2nb1n2/4p3/4P3/2N1BN2/PPP1Q1PP/1KR4R w - - 4 12",
+            ),
+            (
+                "8/5k2/5p2/8/8/5P2/3R1K2/r7 b - - 0 41",
+                "8/2k5/2p5/8/8/2P5/2K1R3/7r b - - 0 41",
+            ),
+        ] {
+            let packed = Packed::new(&pos(fen), 57, GameResult::WhiteWon).unwrap();
+            let image = Packed::new(&pos(mirror), 57, GameResult::WhiteWon).unwrap();
+            assert!(packed.mirrorable());
+            assert_eq!(packed.mirrored(), image, "{fen}");
+            assert_eq!(packed.mirrored().mirrored(), packed);
+        }
+        // Castling rights: no mirror copy.
+        let start = Packed::new(&Chess::default(), 0, GameResult::Draw).unwrap();
+        assert!(!start.mirrorable());
+        let late = pos("8/5k2/5p2/8/8/5P2/3R1K2/r7 b - - 0 41");
+        let mut training = vec![start, Packed::new(&late, -20, GameResult::Draw).unwrap()];
+        assert_eq!(add_mirrored(&mut training), 1);
+        assert_eq!(training.len(), 3);
+        assert_eq!(training[2], training[1].mirrored());
     }
 
     /// A game of `plies` quiet knight moves with White's score `score`.

@@ -45,7 +45,7 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
-                   [--init NET]
+                   [--init NET] [--mirror]
        tabas train --data DIR [--data DIR ...] --evaluate NET [--lambda L] [--seed S]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
@@ -82,6 +82,9 @@ pub const USAGE: &str =
                       (default all); the held-out games are validated on whatever N
   --min-ply N         skip each game's first N recorded plies (default 8)
   --keep-checks       keep positions whose side to move is in check (default: left out)
+  --mirror            add to the training positions the mirror image (files a-h
+                      swapped) of each one without castling rights: the same score and
+                      result, another input (the held-out positions stay as they are)
   --keep-noisy        keep positions whose best move is a capture or a promotion
                       (default: left out)
   --max-score CP      leave out positions whose score's magnitude is CP or more (default
@@ -107,6 +110,8 @@ pub struct Settings {
     pub filter: Filter,
     pub activation: Activation,
     pub schedule: ScheduleKind,
+    /// Train on the mirror images too (`data::add_mirrored`).
+    pub mirror: bool,
 }
 
 /// The shape of the learning rate's course over a run (`Schedule` gives its rates).
@@ -194,6 +199,7 @@ impl Default for Settings {
             filter: Filter::default(),
             activation: Activation::SCReLU,
             schedule: ScheduleKind::Step,
+            mirror: false,
         }
     }
 }
@@ -343,6 +349,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--keep-checks" => s.filter.keep_checks = true,
+            "--mirror" => s.mirror = true,
             "--keep-noisy" => s.filter.keep_noisy = true,
             "--max-score" => s.filter.max_score = whole(flag, value()?, 1..=filter::MAX_MAX_SCORE)?,
             other => return Err(format!("unknown argument '{other}'")),
@@ -428,6 +435,11 @@ pub fn train(
         validation,
         counts,
     } = data::split(games, s.max_positions, s.seed, s.threads, &s.filter)?;
+    let mirrored = if s.mirror {
+        data::add_mirrored(&mut training)
+    } else {
+        0
+    };
     if training.is_empty() {
         return Err(format!(
             "too few quiet positions to train on ({} games, {} positions, {} quiet)",
@@ -435,7 +447,7 @@ pub fn train(
         ));
     }
     out(&format!(
-        "train: {} games, {} positions, {} pass the filter{}, {} kept; training on {}, validating on {} \
+        "train: {} games, {} positions, {} pass the filter{}, {} kept; training on {}{}, validating on {} \
          (from {} games); {} hidden units{}; {} epochs; {:.1} s",
         counts.games,
         counts.positions,
@@ -444,8 +456,12 @@ pub fn train(
             d if d.is_empty() => String::new(),
             d => format!(" ({d}; validation: the default)"),
         },
-        training.len() + validation.len(),
+        training.len() - mirrored + validation.len(),
         training.len(),
+        match mirrored {
+            0 => String::new(),
+            n => format!(" ({n} of them mirror images)"),
+        },
         validation.len(),
         counts.validation_games,
         s.hidden,
@@ -826,6 +842,13 @@ pub(crate) mod tests {
         );
         let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
         assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
+        assert!(!o.settings.mirror, "the default");
+        assert!(
+            parse_options(&args("--data a --out n --mirror"))
+                .unwrap()
+                .settings
+                .mirror
+        );
         let o = parse_options(&args("--data a --out n --init old.nnue --lr 0.0001")).unwrap();
         assert_eq!((o.init, o.widen), (Some(PathBuf::from("old.nnue")), false));
         let o = parse_options(&args("--data a --out n --init old --hidden 256")).unwrap();
@@ -1172,6 +1195,27 @@ pub(crate) mod tests {
             }
         }
         assert!(total / count as f32 <= 3.0, "{}", total / count as f32);
+    }
+
+    #[test]
+    fn a_mirrored_run_trains_on_the_mirror_images_too() {
+        let games = playout_games(40, 4);
+        let mirrored = Settings {
+            mirror: true,
+            epochs: Some(1),
+            ..small(1)
+        };
+        let split = data::split(&games, usize::MAX, mirrored.seed, 1, &Filter::default()).unwrap();
+        let images = split.training.iter().filter(|p| p.mirrorable()).count();
+        assert!(images > 0);
+        let mut lines = Vec::new();
+        train_on_games(&games, &mirrored, &mut |l| lines.push(l.to_string())).unwrap();
+        let expected = format!(
+            "training on {} ({images} of them mirror images), validating on {} ",
+            split.training.len() + images,
+            split.validation.len()
+        );
+        assert!(lines[0].contains(&expected), "{}", lines[0]);
     }
 
     #[test]
