@@ -45,7 +45,7 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
-                   [--init NET] [--mirror]
+                   [--init NET] [--no-mirror]
        tabas train --data DIR [--data DIR ...] --evaluate NET [--lambda L] [--seed S]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
@@ -82,9 +82,11 @@ pub const USAGE: &str =
                       (default all); the held-out games are validated on whatever N
   --min-ply N         skip each game's first N recorded plies (default 8)
   --keep-checks       keep positions whose side to move is in check (default: left out)
-  --mirror            add to the training positions the mirror image (files a-h
-                      swapped) of each one without castling rights: the same score and
-                      result, another input (the held-out positions stay as they are)
+  --no-mirror         train on the positions as they are; by default the mirror
+                      image (files a-h swapped) of each one without castling rights is
+                      added, the same score and result for another input (+44.8 Elo
+                      from scratch on 6.6 M positions, session 34); the held-out
+                      positions stay as they are
   --keep-noisy        keep positions whose best move is a capture or a promotion
                       (default: left out)
   --max-score CP      leave out positions whose score's magnitude is CP or more (default
@@ -110,7 +112,8 @@ pub struct Settings {
     pub filter: Filter,
     pub activation: Activation,
     pub schedule: ScheduleKind,
-    /// Train on the mirror images too (`data::add_mirrored`).
+    /// Train on the mirror images too (`data::add_mirrored`; `--no-mirror` turns it
+    /// off).
     pub mirror: bool,
 }
 
@@ -199,7 +202,7 @@ impl Default for Settings {
             filter: Filter::default(),
             activation: Activation::SCReLU,
             schedule: ScheduleKind::Step,
-            mirror: false,
+            mirror: true,
         }
     }
 }
@@ -349,7 +352,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--keep-checks" => s.filter.keep_checks = true,
-            "--mirror" => s.mirror = true,
+            "--no-mirror" => s.mirror = false,
             "--keep-noisy" => s.filter.keep_noisy = true,
             "--max-score" => s.filter.max_score = whole(flag, value()?, 1..=filter::MAX_MAX_SCORE)?,
             other => return Err(format!("unknown argument '{other}'")),
@@ -842,9 +845,9 @@ pub(crate) mod tests {
         );
         let o = parse_options(&args("--data a --out n --schedule cosine")).unwrap();
         assert_eq!(o.settings.schedule, ScheduleKind::Cosine);
-        assert!(!o.settings.mirror, "the default");
+        assert!(o.settings.mirror, "the default");
         assert!(
-            parse_options(&args("--data a --out n --mirror"))
+            !parse_options(&args("--data a --out n --no-mirror"))
                 .unwrap()
                 .settings
                 .mirror
@@ -1198,10 +1201,9 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_mirrored_run_trains_on_the_mirror_images_too() {
+    fn a_run_trains_on_the_mirror_images_too_unless_told_not_to() {
         let games = playout_games(40, 4);
         let mirrored = Settings {
-            mirror: true,
             epochs: Some(1),
             ..small(1)
         };
@@ -1213,6 +1215,18 @@ pub(crate) mod tests {
         let expected = format!(
             "training on {} ({images} of them mirror images), validating on {} ",
             split.training.len() + images,
+            split.validation.len()
+        );
+        assert!(lines[0].contains(&expected), "{}", lines[0]);
+        let plain = Settings {
+            mirror: false,
+            ..mirrored
+        };
+        lines.clear();
+        train_on_games(&games, &plain, &mut |l| lines.push(l.to_string())).unwrap();
+        let expected = format!(
+            "training on {}, validating on {} ",
+            split.training.len(),
             split.validation.len()
         );
         assert!(lines[0].contains(&expected), "{}", lines[0]);
