@@ -79,19 +79,20 @@ pub const USAGE: &str =
   --threads T         threads (default 1; the net does not depend on it)
   --seed S            the seed of the weights, the split and the shuffles (default 1)
   --max-positions N   positions to train on at most, whole games in a seeded order
-                      (default all); the held-out games are validated on whatever N
+                      (default all; their mirror images come on top); the held-out
+                      games are validated on whatever N
   --min-ply N         skip each game's first N recorded plies (default 8)
   --keep-checks       keep positions whose side to move is in check (default: left out)
-  --no-mirror         train on the positions as they are; by default the mirror
-                      image (files a-h swapped) of each one without castling rights is
-                      added, the same score and result for another input (+44.8 Elo
-                      from scratch on 6.6 M positions, session 34); the held-out
-                      positions stay as they are
   --keep-noisy        keep positions whose best move is a capture or a promotion
                       (default: left out)
   --max-score CP      leave out positions whose score's magnitude is CP or more (default
                       2000; mate scores always); validation positions always pass the
                       default filter, so that runs' validation losses compare
+  --no-mirror         train on the positions as they are; by default the mirror
+                      image (files a-h swapped) of each one without castling rights is
+                      added, the same score and result for another input (+44.8 Elo
+                      from scratch on 6.6 M positions, session 34); the held-out
+                      positions stay as they are
   One game in 20 is held out for validation. Progress goes to stdout, a line an epoch.";
 
 /// How `tabas train` trains: the command line's numbers.
@@ -352,9 +353,9 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--keep-checks" => s.filter.keep_checks = true,
-            "--no-mirror" => s.mirror = false,
             "--keep-noisy" => s.filter.keep_noisy = true,
             "--max-score" => s.filter.max_score = whole(flag, value()?, 1..=filter::MAX_MAX_SCORE)?,
+            "--no-mirror" => s.mirror = false,
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
