@@ -76,10 +76,10 @@ pub enum ScheduleKind {
 }
 
 // The defaults (each also written in `USAGE`).
-/// The built-in net's width (`crate::nnue::HIDDEN`), so that a net trained with the
-/// defaults loads in the engine: 256 units beat 128 by +34.3 Elo on 19.4 M positions
-/// (session 32) and are 3.2 % better in validation on 8.9 M (session 35); a 400 KB file.
-const DEFAULT_HIDDEN: usize = 256;
+/// The engine's width, so that a net trained with the defaults loads in the build
+/// that trained it (256 since session 35: 256 units beat 128 by +34.3 Elo on 19.4 M
+/// positions in session 32 and are 3.2 % better in validation on 8.9 M; a 400 KB file).
+const DEFAULT_HIDDEN: usize = crate::nnue::HIDDEN;
 /// One output layer for about every four pieces on the board: the usual choice of
 /// small nets, and the lowest validation loss of 1, 4 and 8 (README, "The network").
 const DEFAULT_BUCKETS: usize = 8;
