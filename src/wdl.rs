@@ -21,25 +21,26 @@ use shakmaty::{Chess, Position};
 // The fitted model: `tabas wdl-fit` prints these three constants (README: "Win,
 // draw, loss"); paste them here to refit.
 //
-// Fitted by `tabas wdl-fit --data data/selfplay-s27 --threads 1`
-// on 20015 games (2334546 positions not scored as mates; 2001 games held out),
-// the session-27 net's (docs/network/manifests/selfplay-s27.txt).
+// Fitted by `tabas wdl-fit --data data/selfplay-s40 --threads 1`
+// on 6711 games (767663 positions not scored as mates; 671 games held out),
+// the session-40 net's (docs/network/manifests/selfplay-s40.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
-//   by material     0.6047 / 0.6125  (used)
-//   by move number  0.6030 / 0.6107
-//   score ignored   1.0914 / 1.0884
-//   the model this replaces 0.6106 / 0.6196 (fitted to the session-19 net's games)
-// Material stays the variable although the move number fits these games 0.3 % better:
-// a position set up from a FEN that says move 1 (as analysis positions often do) would
-// read as a game's start by move number, whatever is left on the board.
+//   by material     0.6015 / 0.5941  (used)
+//   by move number  0.5983 / 0.6003
+//   score ignored   1.0886 / 1.0859
+//   the model this replaces 0.6056 / 0.5983 (fitted to the session-27 net's games)
+// Material stays the variable: the move number fits the training games 0.5 % better
+// but the held-out ones 1 % worse, and a position set up from a FEN that says move 1
+// (as analysis positions often do) would read as a game's start by move number,
+// whatever is left on the board.
 /// The variable `x` of the polynomials (material: see the README, "Win, draw, loss").
 pub const VARIABLE: Variable = Variable::Material;
 /// a(x), centipawns: the score at which the side to move wins half its games
 /// (coefficients of x³, x², x, 1).
-pub const MIDPOINT: [f64; 4] = [-2066.244, 4416.208, -3154.582, 865.880];
+pub const MIDPOINT: [f64; 4] = [-1782.370, 3820.178, -2810.479, 840.591];
 /// b(x), centipawns: the score that multiplies the odds of a win by e
 /// (coefficients of x³, x², x, 1).
-pub const SPREAD: [f64; 4] = [-449.606, 825.129, -458.069, 174.454];
+pub const SPREAD: [f64; 4] = [-447.378, 762.495, -386.759, 168.372];
 
 /// Material counted as pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides.
 const PIECE_VALUES: [u32; 5] = [1, 3, 3, 5, 9];
