@@ -15,6 +15,16 @@ pub fn pack_move(m: Move) -> u16 {
 /// The move that [`pack_move`] packed as `packed`, if it is a legal move of `pos`
 /// (a table entry may come from another position that shares the key's slot).
 pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
+    decode_move(pos, packed).filter(|&m| pack_move(m) == packed && pos.is_legal(m))
+}
+
+/// The move of `pos` that `packed` would be if it were legal here: the piece of the
+/// side to move on its `from` square, moving to `to` (castling when a king lands on
+/// its own rook, en passant when a pawn moves diagonally to an empty square), with
+/// what stands on `to` as its capture; `None` without such a piece. The move may
+/// still be illegal, or not even reachable (a rook's path blocked), and may pack to
+/// another code (a promotion code for a knight's move): the caller checks both.
+pub fn decode_move(pos: &Chess, packed: u16) -> Option<Move> {
     if packed == 0 {
         return None;
     }
@@ -29,23 +39,24 @@ pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
     let role = board
         .role_at(from)
         .filter(|_| board.by_color(us).contains(from))?;
-    let m = if role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
-        Move::Castle {
-            king: from,
-            rook: to,
-        }
-    } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
-        Move::EnPassant { from, to }
-    } else {
-        Move::Normal {
-            role,
-            from,
-            capture: board.role_at(to),
-            to,
-            promotion,
-        }
-    };
-    (pack_move(m) == packed && pos.is_legal(m)).then_some(m)
+    Some(
+        if role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            }
+        },
+    )
 }
 
 #[cfg(test)]

@@ -1,4 +1,6 @@
-//! Published perft suites, checked against `tabas::perft::perft`.
+//! Published perft suites, checked against `tabas::perft::perft` (shakmaty's move
+//! lists) and against `tabas::search::picker_perft` (the search's staged move picker
+//! with Tabas's own legality: every legal move once, nothing else).
 //!
 //! Suites (all under `perft/`):
 //! * `perftsuite.epd`: 126 standard positions, `FEN ;D1 n ;D2 n ...`.
@@ -52,6 +54,33 @@ const FAST_BUDGET: u64 = 10_000_000;
 /// every D1-D3 and nearly every D4 (495M leaves). The whole file then takes about
 /// 6-10 s in the dev profile.
 const FAST_BUDGET_FISCHER: u64 = 1_000_000;
+/// Budgets of the move picker's perft, which counts the leaves one by one through the
+/// picker (no bulk count): perftsuite 699 pairs (85M leaves), cpw 28 (8M), tricky all
+/// 67; fischer 3137 pairs, every D1-D3 count and a third of the D4 (100M), about 4 s each.
+const PICKER_BUDGET: u64 = 4_000_000;
+const PICKER_BUDGET_FISCHER: u64 = 400_000;
+/// Cap of the picker's ignored full runs.
+const PICKER_FULL_CAP: u64 = 100_000_000;
+const PICKER_FULL_CAP_FISCHER: u64 = 10_000_000;
+
+/// How a run counts the leaves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Counter {
+    /// `tabas::perft::perft`: shakmaty's legal move lists.
+    Shakmaty,
+    /// `tabas::search::picker_perft`: the search's move picker.
+    Picker,
+}
+
+impl Counter {
+    fn count(self, pos: &Chess, depth: u32) -> u64 {
+        match self {
+            Counter::Shakmaty => tabas::perft::perft(pos, depth),
+            Counter::Picker => tabas::search::picker_perft(pos, depth),
+        }
+    }
+}
+
 /// Cap for the ignored full runs: every count up to one billion leaf nodes.
 /// `--release`: perftsuite 755 pairs (all) in 31 s, cpw 40 of 44 pairs in 12 s,
 /// tricky all 67 pairs in 0.03 s.
@@ -272,7 +301,7 @@ fn load(suite: &Suite) -> Vec<Case> {
 /// Checks every count `<= cap` of every position of `suite`, on all available
 /// cores, and panics listing every mismatch. Also panics when fewer than
 /// `min_positions` positions or `min_pairs` (position, depth) pairs were checked.
-fn run_suite(suite: &Suite, cap: u64, min_positions: usize, min_pairs: usize) {
+fn run_suite(suite: &Suite, counter: Counter, cap: u64, min_positions: usize, min_pairs: usize) {
     let start = Instant::now();
     let cases = load(suite);
 
@@ -306,7 +335,7 @@ fn run_suite(suite: &Suite, cap: u64, min_positions: usize, min_pairs: usize) {
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(i, e)) = jobs.get(k) else { break };
-                    let got = tabas::perft::perft(&cases[i].pos, e.depth);
+                    let got = counter.count(&cases[i].pos, e.depth);
                     if got != e.nodes {
                         mismatches.lock().unwrap().push((i, e, got));
                     }
@@ -318,8 +347,8 @@ fn run_suite(suite: &Suite, cap: u64, min_positions: usize, min_pairs: usize) {
     mismatches.sort_by_key(|m| (m.1.line, m.1.depth));
 
     println!(
-        "perft/{}: cap {cap}: {} positions of {}, {} (position, depth) pairs, max depth {max_depth}, \
-         {expected_nodes} leaf nodes, {} threads, {:.2?}",
+        "perft/{} ({counter:?}): cap {cap}: {} positions of {}, {} (position, depth) pairs, \
+         max depth {max_depth}, {expected_nodes} leaf nodes, {} threads, {:.2?}",
         suite.file,
         positions.len(),
         cases.len(),
@@ -330,7 +359,7 @@ fn run_suite(suite: &Suite, cap: u64, min_positions: usize, min_pairs: usize) {
 
     if !mismatches.is_empty() {
         let mut msg = format!(
-            "{} perft mismatch(es) in perft/{} (of {} pairs checked):\n",
+            "{} perft mismatch(es) in perft/{} ({counter:?}; of {} pairs checked):\n",
             mismatches.len(),
             suite.file,
             jobs.len()
@@ -512,22 +541,42 @@ fn chess960_castling_notations() {
 
 #[test]
 fn fast_perftsuite() {
-    run_suite(&PERFTSUITE, FAST_BUDGET, 126, 720);
+    run_suite(&PERFTSUITE, Counter::Shakmaty, FAST_BUDGET, 126, 720);
 }
 
 #[test]
 fn fast_cpw() {
-    run_suite(&CPW, FAST_BUDGET, 7, 30);
+    run_suite(&CPW, Counter::Shakmaty, FAST_BUDGET, 7, 30);
 }
 
 #[test]
 fn fast_fischer() {
-    run_suite(&FISCHER, FAST_BUDGET_FISCHER, 960, 3700);
+    run_suite(&FISCHER, Counter::Shakmaty, FAST_BUDGET_FISCHER, 960, 3700);
 }
 
 #[test]
 fn fast_tricky() {
-    run_suite(&TRICKY, FAST_BUDGET, 19, 67);
+    run_suite(&TRICKY, Counter::Shakmaty, FAST_BUDGET, 19, 67);
+}
+
+#[test]
+fn fast_picker_perftsuite() {
+    run_suite(&PERFTSUITE, Counter::Picker, PICKER_BUDGET, 126, 690);
+}
+
+#[test]
+fn fast_picker_cpw() {
+    run_suite(&CPW, Counter::Picker, PICKER_BUDGET, 7, 28);
+}
+
+#[test]
+fn fast_picker_fischer() {
+    run_suite(&FISCHER, Counter::Picker, PICKER_BUDGET_FISCHER, 960, 3100);
+}
+
+#[test]
+fn fast_picker_tricky() {
+    run_suite(&TRICKY, Counter::Picker, PICKER_BUDGET, 19, 67);
 }
 
 // ---------------------------------------------------------------------------
@@ -537,23 +586,53 @@ fn fast_tricky() {
 #[test]
 #[ignore = "long: every count up to FULL_CAP nodes; run with --release"]
 fn full_perftsuite() {
-    run_suite(&PERFTSUITE, FULL_CAP, 126, 755);
+    run_suite(&PERFTSUITE, Counter::Shakmaty, FULL_CAP, 126, 755);
 }
 
 #[test]
 #[ignore = "long: every count up to FULL_CAP nodes; run with --release"]
 fn full_cpw() {
-    run_suite(&CPW, FULL_CAP, 7, 40);
+    run_suite(&CPW, Counter::Shakmaty, FULL_CAP, 7, 40);
 }
 
 #[test]
 #[ignore = "long: every count up to FULL_CAP_FISCHER nodes; run with --release"]
 fn full_fischer() {
-    run_suite(&FISCHER, FULL_CAP_FISCHER, 960, 4810);
+    run_suite(&FISCHER, Counter::Shakmaty, FULL_CAP_FISCHER, 960, 4810);
 }
 
 #[test]
 #[ignore = "long: every count up to FULL_CAP nodes; run with --release"]
 fn full_tricky() {
-    run_suite(&TRICKY, FULL_CAP, 19, 67);
+    run_suite(&TRICKY, Counter::Shakmaty, FULL_CAP, 19, 67);
+}
+
+#[test]
+#[ignore = "long: every count up to PICKER_FULL_CAP nodes; run with --release"]
+fn full_picker_perftsuite() {
+    run_suite(&PERFTSUITE, Counter::Picker, PICKER_FULL_CAP, 126, 700);
+}
+
+#[test]
+#[ignore = "long: every count up to PICKER_FULL_CAP nodes; run with --release"]
+fn full_picker_cpw() {
+    run_suite(&CPW, Counter::Picker, PICKER_FULL_CAP, 7, 30);
+}
+
+#[test]
+#[ignore = "long: every count up to PICKER_FULL_CAP_FISCHER nodes; run with --release"]
+fn full_picker_fischer() {
+    run_suite(
+        &FISCHER,
+        Counter::Picker,
+        PICKER_FULL_CAP_FISCHER,
+        960,
+        3800,
+    );
+}
+
+#[test]
+#[ignore = "long: every count up to PICKER_FULL_CAP nodes; run with --release"]
+fn full_picker_tricky() {
+    run_suite(&TRICKY, Counter::Picker, PICKER_FULL_CAP, 19, 67);
 }

@@ -17,6 +17,9 @@
 //!   modes (play: no developer switch read; dev: each read);
 //! * `ordering.rs`: move ordering (table move, MVV-LVA, killers, history), stage by stage;
 //! * `movegen.rs`: the moves of one stage (captures and promotions, or quiet moves);
+//! * `legality.rs`: which generated moves (and table moves, killers) are legal, from
+//!   the pins and checks computed once per node;
+//! * `picker_perft.rs`: perft through the move picker, to prove the two above;
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `state.rs`: what a thread keeps between searches (tables, cleared in place);
@@ -32,10 +35,12 @@ mod control;
 mod correction;
 pub(crate) mod history;
 mod iterate;
+mod legality;
 mod movegen;
 mod node;
 pub(crate) mod ordering;
 pub mod params;
+mod picker_perft;
 mod quiescence;
 mod repetition;
 mod root;
@@ -65,6 +70,7 @@ use strength::{Strength, Weakening};
 use threads::{Member, ThreadGroup};
 
 pub use control::Control;
+pub use picker_perft::picker_perft;
 pub use state::ThreadState;
 use std::time::Duration;
 

@@ -5,9 +5,9 @@
 //! would pay for every quiet move.
 //!
 //! The moves here are *pseudo-legal* (a pinned piece may leave its line, the king
-//! may step into check): whether a move is legal is always shakmaty's answer
-//! (`Position::is_legal`), asked by the picker before it hands a move out. Castling
-//! comes from shakmaty itself (`castling_moves`, legal and Chess960-aware).
+//! may step into check): the picker asks `legality.rs` whether each is legal before
+//! it hands it out. Castling comes from shakmaty itself (`castling_moves`, legal and
+//! Chess960-aware).
 //!
 //! Both generators produce their moves in the order shakmaty's `legal_moves` would
 //! (en passant, then pawns, knights, bishops, rooks, queens, king, castling; each

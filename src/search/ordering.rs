@@ -10,11 +10,12 @@
 //! full sort.
 
 use super::history::{ContinuationRow, History, PieceTo, continuation};
+use super::legality::Legality;
 use super::movegen;
 use super::node::Mode;
 use super::params::KILLER_SLOTS;
 use super::see::see_ge;
-use crate::packed_move::{pack_move, unpack_move};
+use crate::packed_move::{decode_move, pack_move};
 use crate::position::CheckSquares;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
@@ -173,8 +174,10 @@ enum Stage {
 /// before it must: the table move is decoded and checked for legality alone, the
 /// captures are generated when the table move has not cut off, and the quiet moves
 /// only after the killers and the counter move (each checked alone) have not.
-/// The generators give pseudo-legal moves; the picker asks shakmaty whether each
-/// is legal before handing it out, so the search sees legal moves only.
+/// The generators give pseudo-legal moves; the picker decides whether each is legal
+/// (`legality.rs`, from the pins computed once for the node) before handing it out,
+/// and checks the table move and the refuters, which may come from other positions,
+/// whole; so the search sees legal moves only.
 /// A *listed* picker (`listed`: the root, and nodes in check) orders a given list of
 /// legal moves in the same stages.
 ///
@@ -192,8 +195,9 @@ pub struct MovePicker<'a, M> {
     bad: ArrayVec<Scored, MAX_MOVES>,
     /// The table move, when it is legal here (it comes first).
     table_move: Option<Move>,
-    /// Whether the moves are generated stage by stage (pseudo-legal), or were given.
-    staged: bool,
+    /// A staged picker's (its moves generated stage by stage, pseudo-legal): what it
+    /// needs to tell which are legal. `None`: the legal moves were given (`listed`).
+    legality: Option<Legality>,
     /// Captures and queen promotions only (quiescence).
     noisy_only: bool,
     /// The killers and the counter move, handed out before the other quiet moves.
@@ -229,7 +233,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
             quiet_start: 0,
             bad: ArrayVec::new(),
             table_move: None,
-            staged: false,
+            legality: None,
             noisy_only: false,
             refuters: [None; KILLER_SLOTS + 1],
             order_quiets: true,
@@ -246,8 +250,11 @@ impl<'a, M: Mode> MovePicker<'a, M> {
     /// by stage; `packed_table_move` is the table move as the table keeps it (0: none).
     pub fn staged(&mut self, packed_table_move: u16) {
         debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
-        self.staged = true;
-        self.table_move = unpack_move(self.pos, packed_table_move);
+        let legality = Legality::out_of_check(self.pos);
+        self.legality = Some(legality);
+        self.table_move = decode_move(self.pos, packed_table_move).filter(|&m| {
+            pack_move(m) == packed_table_move && legality.is_legal_anywhere(self.pos, m)
+        });
     }
 
     /// Captures and queen promotions only, most valuable victim first (quiescence,
@@ -256,7 +263,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
     /// standing pat (safe up to the exchange's approximations: pins, checks).
     pub fn noisy(&mut self) {
         debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
-        self.staged = true;
+        self.legality = Some(Legality::out_of_check(self.pos));
         self.noisy_only = true;
         self.drop_losing_captures = self.demote_losing_captures;
         self.demote_losing_captures = false;
@@ -319,10 +326,13 @@ impl<'a, M: Mode> MovePicker<'a, M> {
     }
 
     /// Whether a generated (pseudo-legal) move may be handed out: a listed picker's
-    /// moves are legal already.
+    /// moves are legal already, and so is generated castling (shakmaty's own list).
     #[inline]
     fn legal(&self, m: Move) -> bool {
-        !self.staged || self.pos.is_legal(m)
+        match &self.legality {
+            None => true,
+            Some(legality) => m.is_castle() || legality.is_legal(self.pos, m),
+        }
     }
 
     /// From now on, only quiet moves that give check (pruning decided the others are
@@ -412,7 +422,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
         loop {
             match self.stage {
                 Stage::TableMove => {
-                    self.stage = if self.staged {
+                    self.stage = if self.legality.is_some() {
                         Stage::GenerateNoisy
                     } else {
                         Stage::Noisy
@@ -470,7 +480,9 @@ impl<'a, M: Mode> MovePicker<'a, M> {
                     if self.refuters[..slot].contains(&refuter)
                         || Some(m) == self.table_move
                         || !is_quiet(m)
-                        || !self.pos.is_legal(m)
+                        || !self
+                            .legality
+                            .is_some_and(|legality| legality.is_legal_anywhere(self.pos, m))
                     {
                         // Not a move of this node (or handed out already): forget it,
                         // so that the quiet stage does not skip the move of this node
@@ -523,7 +535,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
     /// the counter move, a listed one scores them above the rest.
     fn reach_quiets<'h>(&mut self, hints: &impl Fn() -> QuietHints<'h>) {
         self.order_quiets = !self.skip_quiets;
-        if !self.staged {
+        if self.legality.is_none() {
             self.stage = Stage::Quiets;
             if self.order_quiets {
                 self.score_listed_quiets(&hints());
