@@ -253,22 +253,30 @@ impl Network {
     }
 
     /// The accumulator after a move that changes `delta`, from the one before.
-    #[inline]
+    #[cfg(test)]
     pub fn update(&self, before: &Accumulator, delta: &Delta) -> Accumulator {
+        let mut after = Accumulator::default();
+        self.update_into(before, delta, &mut after);
+        after
+    }
+
+    /// `after` becomes the accumulator after a move that changes `delta`, from the one
+    /// before (written in place: no accumulator is built and then copied).
+    #[inline]
+    pub fn update_into(&self, before: &Accumulator, delta: &Delta, after: &mut Accumulator) {
         // The default x86-64 target stops at SSE2 (8 lanes of i16 a vector);
         // where the CPU has AVX2, the sums are done 16 lanes at a time.
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU was found to support AVX2.
-            return unsafe { self.update_avx2(before, delta) };
+            return unsafe { self.update_avx2(before, delta, after) };
         }
-        self.update_portable(before, delta)
+        self.update_portable(before, delta, after)
     }
 
-    /// [`Network::update`] for any CPU, and the reference for the AVX2 version.
+    /// [`Network::update_into`] for any CPU, and the reference for the AVX2 version.
     #[inline(always)]
-    fn update_portable(&self, before: &Accumulator, delta: &Delta) -> Accumulator {
-        let mut after = Accumulator::default();
+    fn update_portable(&self, before: &Accumulator, delta: &Delta, after: &mut Accumulator) {
         for perspective in Color::ALL {
             let column = |(piece, square): (Piece, Square)| -> &[i16; HIDDEN] {
                 &self.feature_weights[feature(perspective, piece, square)]
@@ -311,7 +319,6 @@ impl Network {
                 }
             }
         }
-        after
     }
 
     /// The engine's evaluation of `board` in centipawns for `to_move`, from its

@@ -13,7 +13,7 @@ use std::arch::x86_64::*;
 
 /// i16 lanes in a 256-bit vector.
 const LANES: usize = 16;
-/// Vectors in one half of an accumulator: 8, so a half stays in registers.
+/// Vectors in one half of an accumulator.
 const VECTORS: usize = HIDDEN / LANES;
 const _: () = assert!(HIDDEN.is_multiple_of(LANES));
 
@@ -44,33 +44,56 @@ fn store(lanes: &mut [i16; LANES], v: __m256i) {
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) }
 }
 
-/// `new = old + Σ added − Σ removed`, lane by lane (i16, wrapping). The sums stay
-/// in registers from the first load to the last store.
+/// `new = old + Σ added − Σ removed`, lane by lane (i16, wrapping), one vector at a
+/// time: a vector is loaded, summed and stored before the next, so that no sum waits
+/// in memory (a half of 16 vectors, held whole, would fill every AVX2 register and
+/// spill). The shapes of ordinary moves, captures and castling each get a loop of
+/// their own, without the column count in it.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn add_sub(old: &Column, added: &[&Column], removed: &[&Column], new: &mut Column) {
-    let mut sums = pieces(old).map(|p| load(&p));
-    for column in added {
-        for (s, w) in sums.iter_mut().zip(pieces(column)) {
-            *s = _mm256_add_epi16(*s, load(w));
-        }
-    }
-    for column in removed {
-        for (s, w) in sums.iter_mut().zip(pieces(column)) {
-            *s = _mm256_sub_epi16(*s, load(w));
-        }
-    }
+    let old = pieces(old);
     let (new, _) = new.as_chunks_mut::<LANES>();
-    for (n, s) in new.iter_mut().zip(sums) {
-        store(n, s);
+    let add = |s: __m256i, c: &Column, i: usize| _mm256_add_epi16(s, load(&pieces(c)[i]));
+    let sub = |s: __m256i, c: &Column, i: usize| _mm256_sub_epi16(s, load(&pieces(c)[i]));
+    match (added, removed) {
+        ([a], [r]) => {
+            for (i, n) in new.iter_mut().enumerate() {
+                store(n, sub(add(load(&old[i]), a, i), r, i));
+            }
+        }
+        ([a], [r1, r2]) => {
+            for (i, n) in new.iter_mut().enumerate() {
+                store(n, sub(sub(add(load(&old[i]), a, i), r1, i), r2, i));
+            }
+        }
+        ([a1, a2], [r1, r2]) => {
+            for (i, n) in new.iter_mut().enumerate() {
+                store(
+                    n,
+                    sub(sub(add(add(load(&old[i]), a1, i), a2, i), r1, i), r2, i),
+                );
+            }
+        }
+        _ => {
+            for (i, n) in new.iter_mut().enumerate() {
+                let mut s = load(&old[i]);
+                for column in added {
+                    s = add(s, column, i);
+                }
+                for column in removed {
+                    s = sub(s, column, i);
+                }
+                store(n, s);
+            }
+        }
     }
 }
 
 impl Network {
-    /// [`Network::update`] with AVX2.
+    /// [`Network::update_into`] with AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) fn update_avx2(&self, before: &Accumulator, delta: &Delta) -> Accumulator {
-        let mut after = Accumulator::default();
+    pub(super) fn update_avx2(&self, before: &Accumulator, delta: &Delta, after: &mut Accumulator) {
         for perspective in Color::ALL {
             let column = |(piece, square): (Piece, Square)| -> &Column {
                 &self.feature_weights[feature(perspective, piece, square)]
@@ -86,7 +109,6 @@ impl Network {
                 &mut after.halves[perspective as usize],
             );
         }
-        after
     }
 }
 
@@ -258,9 +280,11 @@ mod tests {
                     ],
                 };
                 let delta = random_delta(&mut rng);
-                let portable = net.update_portable(&before, &delta);
+                let mut portable = Accumulator::default();
+                net.update_portable(&before, &delta, &mut portable);
+                let mut fast = Accumulator::default();
                 // SAFETY: the CPU was found to support AVX2.
-                let fast = unsafe { net.update_avx2(&before, &delta) };
+                unsafe { net.update_avx2(&before, &delta, &mut fast) };
                 assert_eq!(fast, portable, "{delta:?}");
                 assert_eq!(net.update(&before, &delta), portable);
             }
@@ -298,8 +322,9 @@ mod tests {
                     }
                 }
             }
+            let mut fast = Accumulator::default();
             // SAFETY: the CPU was found to support AVX2.
-            let fast = unsafe { net.update_avx2(&before, &delta) };
+            unsafe { net.update_avx2(&before, &delta, &mut fast) };
             assert_eq!(fast, wrapped, "{delta:?}");
         }
     }

@@ -88,11 +88,11 @@ impl AccumulatorStack {
             let (before, after) = self.frames.split_at_mut(p);
             let parent = &before[p - 1].accumulator;
             let frame = &mut after[0];
-            frame.accumulator = if frame.delta == Delta::NONE {
-                *parent
+            if frame.delta == Delta::NONE {
+                frame.accumulator = *parent;
             } else {
-                network.update(parent, &frame.delta)
-            };
+                network.update_into(parent, &frame.delta, &mut frame.accumulator);
+            }
             frame.computed = true;
         }
     }
