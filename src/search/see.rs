@@ -44,6 +44,17 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     let Some((mut exchange, gain)) = Exchange::start(pos, m) else {
         return 0 >= threshold;
     };
+    // Decided before the attackers are looked for: `m` alone does not reach the
+    // threshold, or even the worst recapture (the piece that moved, promoted if a pawn
+    // takes it on the last rank) leaves the threshold reached, and the side of `m` may
+    // stop there.
+    if gain < threshold {
+        return false;
+    }
+    if gain - exchange.most_lost() >= threshold {
+        return true;
+    }
+    exchange.find_attackers();
     // The balance for the side making `m`. At each turn the side to capture stops
     // if stopping already decides the question its way; otherwise it must capture,
     // and the question is decided against it if it cannot.
@@ -75,6 +86,7 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     let Some((mut exchange, gain)) = Exchange::start(pos, m) else {
         return 0;
     };
+    exchange.find_attackers();
     // `gains[d]`: the balance for the side making capture `d` if the exchange ends
     // there. Each capture empties a square, so there are fewer than 64.
     let mut gains = [0i32; 64];
@@ -109,7 +121,8 @@ struct Exchange<'a> {
 }
 
 impl<'a> Exchange<'a> {
-    /// The exchange after `m`, with what `m` gains, or `None` for castling.
+    /// The exchange after `m`, with what `m` gains, or `None` for castling. Its
+    /// attackers are found by `find_attackers`, when they are needed.
     #[inline]
     fn start(pos: &'a Chess, m: Move) -> Option<(Exchange<'a>, i32)> {
         let board = pos.board();
@@ -141,22 +154,40 @@ impl<'a> Exchange<'a> {
             Move::Castle { .. } => return None,
             Move::Put { role, to } => (to, board.occupied(), 0, see_value(role)),
         };
-        let attackers = occupied
+        let exchange = Exchange {
+            board,
+            to,
+            occupied,
+            attackers: Bitboard::EMPTY,
+            turn: pos.turn().other(),
+            on_square,
+        };
+        Some((exchange, gain))
+    }
+
+    /// The pieces of both sides that attack the square once the move is made.
+    #[inline]
+    fn find_attackers(&mut self) {
+        let (board, to, occupied) = (self.board, self.to, self.occupied);
+        self.attackers = occupied
             & ((rook_attacks(to, occupied) & board.rooks_and_queens())
                 | (bishop_attacks(to, occupied) & board.bishops_and_queens())
                 | (knight_attacks(to) & board.knights())
                 | (king_attacks(to) & board.kings())
                 | (pawn_attacks(Color::Black, to) & board.by_piece(Color::White.pawn()))
                 | (pawn_attacks(Color::White, to) & board.by_piece(Color::Black.pawn())));
-        let exchange = Exchange {
-            board,
-            to,
-            occupied,
-            attackers,
-            turn: pos.turn().other(),
-            on_square,
+    }
+
+    /// The most the first recapture can take back: the piece on the square, and a
+    /// queen's worth less a pawn more if a pawn takes it on the last rank.
+    #[inline]
+    fn most_lost(&self) -> i32 {
+        let promotion = if matches!(self.to.rank(), Rank::First | Rank::Eighth) {
+            see_value(Role::Queen) - see_value(Role::Pawn)
+        } else {
+            0
         };
-        Some((exchange, gain))
+        self.on_square + promotion
     }
 
     /// The side to move recaptures with its least valuable attacker: what it gains,
