@@ -32,6 +32,14 @@ const COUNTER_MOVE_SCORE: i32 = (1 << 27) - 2;
 const LOSING_CAPTURE_SCORE: i32 = -(1 << 28);
 /// ...and underpromotions, almost never best, after those.
 const UNDERPROMOTION_SCORE: i32 = -(1 << 29);
+/// A staged quiet move's score is its history times this, less its place in the
+/// generated list: unique, and ties of history kept in generation order.
+const QUIET_TIE_BREAK: i32 = 1024;
+const _: () = assert!(
+    MAX_MOVES as i32 <= QUIET_TIE_BREAK
+        && 3 * super::params::HISTORY_MAX < i32::MAX / QUIET_TIE_BREAK - 1,
+    "a quiet move's history (three tables) times QUIET_TIE_BREAK fits an i32"
+);
 
 /// Whether a move is "quiet": not a capture, not a promotion (killers and history apply).
 #[inline]
@@ -154,8 +162,11 @@ enum Stage {
     Noisy,
     /// The killers and the counter move, before the other quiet moves are generated.
     Refuters,
-    /// Quiet moves: generated (staged picker) and ordered.
+    /// Quiet moves: generated (staged picker) and scored...
     GenerateQuiets,
+    /// ...then picked best first (staged picker), one at a time...
+    PickQuiets,
+    /// ...or handed out in the order of the list (listed picker, sorted).
     Quiets,
     Bad,
 }
@@ -207,6 +218,8 @@ pub struct MovePicker<'a, M> {
     order_quiets: bool,
     /// Only quiet moves that give check are still wanted (late move / futility pruning).
     skip_quiets: bool,
+    /// The staged quiet moves left are checks only (those giving none were dropped).
+    quiets_checks_only: bool,
     /// Captures are checked by static exchange when they come up, and those that
     /// lose material wait for the last stage (main search)...
     demote_losing_captures: bool,
@@ -238,6 +251,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
             refuters: [None; KILLER_SLOTS + 1],
             order_quiets: true,
             skip_quiets: false,
+            quiets_checks_only: false,
             demote_losing_captures: M::on(switches.see_ordering),
             drop_losing_captures: false,
             check_squares: None,
@@ -411,9 +425,34 @@ impl<'a, M: Mode> MovePicker<'a, M> {
                 moves.push(Scored { m, score: 0 });
             }
         });
-        if let Some(hints) = hints {
-            self.order(hints);
+        let side = self.pos.turn();
+        for (i, entry) in self.moves.iter_mut().enumerate() {
+            let history = hints.map_or(0, |hints| hints.score(side, entry.m));
+            entry.score = history * QUIET_TIE_BREAK - i as i32;
         }
+    }
+
+    /// The best quiet move not yet handed out (the scores of `generate_quiets` are
+    /// unique: no tie to keep in order), swapped to the front of those left. Once
+    /// only checks are wanted, the moves left that give none are dropped first.
+    fn pick_quiet(&mut self) -> Option<Move> {
+        if self.skip_quiets && !self.quiets_checks_only {
+            self.quiets_checks_only = true;
+            let mut kept = self.next;
+            for i in self.next..self.moves.len() {
+                let entry = self.moves[i];
+                if self.gives_check(entry.m) {
+                    self.moves[kept] = entry;
+                    kept += 1;
+                }
+            }
+            self.moves.truncate(kept);
+        }
+        let left = self.moves.get(self.next..)?;
+        let (offset, _) = left.iter().enumerate().max_by_key(|(_, e)| e.score)?;
+        self.moves.swap(self.next, self.next + offset);
+        self.next += 1;
+        Some(self.moves[self.next - 1].m)
     }
 
     /// The best move not yet handed out; `hints` is asked for once, when the quiet
@@ -502,8 +541,16 @@ impl<'a, M: Mode> MovePicker<'a, M> {
                         None
                     };
                     self.generate_quiets(hints.as_ref());
-                    self.stage = Stage::Quiets;
+                    self.stage = Stage::PickQuiets;
                 }
+                Stage::PickQuiets => match self.pick_quiet() {
+                    Some(m) => {
+                        if self.legal(m) {
+                            return Some(m);
+                        }
+                    }
+                    None => self.reach_bad(),
+                },
                 Stage::Quiets => {
                     while self.next < self.moves.len() {
                         let m = self.moves[self.next].m;
@@ -512,10 +559,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
                             return Some(m);
                         }
                     }
-                    self.stage = Stage::Bad;
-                    // Losing captures by how little they lose, then underpromotions.
-                    insertion_sort_descending(&mut self.bad);
-                    self.next = 0;
+                    self.reach_bad();
                 }
                 Stage::Bad => {
                     let m = self.bad.get(self.next)?.m;
@@ -575,13 +619,12 @@ impl<'a, M: Mode> MovePicker<'a, M> {
         insertion_sort_descending(&mut self.moves[self.quiet_start..]);
     }
 
-    /// A staged picker's quiet moves (the refuters are out already), by history.
-    fn order(&mut self, hints: &QuietHints) {
-        let side = self.pos.turn();
-        for entry in &mut self.moves[..] {
-            entry.score = hints.score(side, entry.m);
-        }
-        insertion_sort_descending(&mut self.moves[..]);
+    /// The quiet moves are done: on to the losing captures, by how little they lose,
+    /// then the underpromotions.
+    fn reach_bad(&mut self) {
+        self.stage = Stage::Bad;
+        insertion_sort_descending(&mut self.bad);
+        self.next = 0;
     }
 }
 
