@@ -11,10 +11,10 @@ use crate::nnue::Network;
 use crate::score::Score;
 use crate::special_moves::{castling_destinations, en_passant_victim};
 use shakmaty::fen::Fen;
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, PositionErrorKinds,
-    Role, Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
+    PositionErrorKinds, Role, Square, attacks,
 };
 
 #[derive(Clone, Debug)]
@@ -76,26 +76,61 @@ impl Board {
     }
 
     /// The position after the legal move `m`.
+    ///
+    /// The key is updated here for every move, with shakmaty's Zobrist numbers: the
+    /// side to move, the pieces the move takes off and puts on, the castling rights
+    /// it ends, and the en passant file (counted, as `EnPassantMode::Legal` says, only
+    /// where a legal en passant capture exists). shakmaty's own update gives up on
+    /// king moves, double pushes and castling rights, and recomputes the whole key.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
         let mut pos = self.pos.clone();
-        let key = match self.pos.update_zobrist_hash::<Zobrist64>(
-            Zobrist64(self.key),
-            m,
-            EnPassantMode::Legal,
-        ) {
-            Some(k) => {
-                pos.play_unchecked(m);
-                k.0
+        pos.play_unchecked(m);
+        let mut key = Zobrist64(self.key) ^ Zobrist64::zobrist_for_white_turn();
+        let us = self.pos.turn();
+        let piece =
+            |square, role: Role, color| Zobrist64::zobrist_for_piece(square, role.of(color));
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
+                if let Some(captured) = capture {
+                    key ^= piece(to, captured, !us);
+                }
             }
-            None => {
-                pos.play_unchecked(m);
-                full_key(&pos)
+            Move::EnPassant { from, to } => {
+                key ^= piece(from, Role::Pawn, us)
+                    ^ piece(to, Role::Pawn, us)
+                    ^ piece(en_passant_victim(from, to), Role::Pawn, !us);
             }
-        };
+            Move::Castle { king, rook } => {
+                let (king_to, rook_to) = castling_destinations(us, king, rook);
+                key ^= piece(king, Role::King, us)
+                    ^ piece(rook, Role::Rook, us)
+                    ^ piece(king_to, Role::King, us)
+                    ^ piece(rook_to, Role::Rook, us);
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+        let (before, after) = (self.pos.castles(), pos.castles());
+        if before.castling_rights() != after.castling_rights() {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if before.has(color, side) != after.has(color, side) {
+                        key ^= Zobrist64::zobrist_for_castling_right(color, side);
+                    }
+                }
+            }
+        }
+        key ^= en_passant_key(&self.pos) ^ en_passant_key(&pos);
         Board {
             pos,
-            key,
+            key: key.0,
             network: self.network,
         }
     }
@@ -104,8 +139,11 @@ impl Board {
     /// `None` when in check, where passing is not a legal position.
     pub fn play_null(&self) -> Option<Board> {
         let pos = self.pos.clone().swap_turn().ok()?;
+        // Passing ends any en passant right; castling rights stay.
+        let key =
+            Zobrist64(self.key) ^ Zobrist64::zobrist_for_white_turn() ^ en_passant_key(&self.pos);
         Some(Board {
-            key: full_key(&pos),
+            key: key.0,
             pos,
             network: self.network,
         })
@@ -269,6 +307,20 @@ impl CheckSquares {
 
 fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What the en passant square adds to `pos`'s key: its file's number where a legal en
+/// passant capture exists (as `full_key` counts it), else nothing.
+#[inline]
+fn en_passant_key(pos: &Chess) -> Zobrist64 {
+    match pos.maybe_ep_square() {
+        None => Zobrist64(0),
+        Some(_) => pos
+            .ep_square(EnPassantMode::Legal)
+            .map_or(Zobrist64(0), |square| {
+                Zobrist64::zobrist_for_en_passant_file(square.file())
+            }),
+    }
 }
 
 /// A FEN in any castling notation (KQkq, Shredder HAha, X-FEN).
@@ -468,6 +520,15 @@ mod tests {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             walk(&Board::new(pos), 3);
+        }
+        // Castling in both modes, en passant, promotions: two plies from each suite
+        // position, and their null moves.
+        for pos in crate::position::perft_suite_positions(usize::MAX) {
+            let board = Board::new(pos);
+            walk(&board, 2);
+            if let Some(null) = board.play_null() {
+                assert_eq!(null.key(), full_key(null.chess()), "null move");
+            }
         }
     }
 
