@@ -86,37 +86,7 @@ impl Board {
     pub fn play(&self, m: Move) -> Board {
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
-        let mut key = Zobrist64(self.key) ^ Zobrist64::zobrist_for_white_turn();
-        let us = self.pos.turn();
-        let piece =
-            |square, role: Role, color| Zobrist64::zobrist_for_piece(square, role.of(color));
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                key ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
-                if let Some(captured) = capture {
-                    key ^= piece(to, captured, !us);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                key ^= piece(from, Role::Pawn, us)
-                    ^ piece(to, Role::Pawn, us)
-                    ^ piece(en_passant_victim(from, to), Role::Pawn, !us);
-            }
-            Move::Castle { king, rook } => {
-                let (king_to, rook_to) = castling_destinations(us, king, rook);
-                key ^= piece(king, Role::King, us)
-                    ^ piece(rook, Role::Rook, us)
-                    ^ piece(king_to, Role::King, us)
-                    ^ piece(rook_to, Role::Rook, us);
-            }
-            Move::Put { .. } => unreachable!("no drops in standard chess"),
-        }
+        let mut key = Zobrist64(self.key) ^ moved_key(self.pos.turn(), m);
         let (before, after) = (self.pos.castles(), pos.castles());
         if before.castling_rights() != after.castling_rights() {
             for color in Color::ALL {
@@ -133,6 +103,14 @@ impl Board {
             key: key.0,
             network: self.network,
         }
+    }
+
+    /// The key of the position after the legal move `m`, but for the castling rights
+    /// and the en passant file that `m` may change: where the table keeps the child,
+    /// nearly always, known before the move is made (to ask the memory for it early).
+    #[inline]
+    pub fn key_soon_after(&self, m: Move) -> u64 {
+        self.key ^ moved_key(self.pos.turn(), m).0
     }
 
     /// The position with the side to move passing (for null-move pruning).
@@ -307,6 +285,42 @@ impl CheckSquares {
 
 fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// What `m`, played by `us`, changes in a key: the side to move, and the pieces it
+/// takes off and puts on.
+#[inline]
+fn moved_key(us: Color, m: Move) -> Zobrist64 {
+    let piece = |square, role: Role, color| Zobrist64::zobrist_for_piece(square, role.of(color));
+    let turn = Zobrist64::zobrist_for_white_turn();
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let moved = turn ^ piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
+            match capture {
+                Some(captured) => moved ^ piece(to, captured, !us),
+                None => moved,
+            }
+        }
+        Move::EnPassant { from, to } => {
+            turn ^ piece(from, Role::Pawn, us)
+                ^ piece(to, Role::Pawn, us)
+                ^ piece(en_passant_victim(from, to), Role::Pawn, !us)
+        }
+        Move::Castle { king, rook } => {
+            let (king_to, rook_to) = castling_destinations(us, king, rook);
+            turn ^ piece(king, Role::King, us)
+                ^ piece(rook, Role::Rook, us)
+                ^ piece(king_to, Role::King, us)
+                ^ piece(rook_to, Role::Rook, us)
+        }
+        Move::Put { .. } => unreachable!("no drops in standard chess"),
+    }
 }
 
 /// What the en passant square adds to `pos`'s key: its file's number where a legal en

@@ -586,6 +586,8 @@ impl Searcher<'_> {
             if Some(m) == node.excluded {
                 continue;
             }
+            // The child's table entry, asked of the memory while the move is judged.
+            self.tt.prefetch(board.key_soon_after(m));
             // Steps 8a to 8c. Pruning of this move.
             let Some(reducible) =
                 self.prune_move::<NT>(board, picker, node, moves, quiets_tried.len(), m)

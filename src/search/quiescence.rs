@@ -86,6 +86,7 @@ impl Searcher<'_> {
         let mut best_move = None;
         // (The picker leaves out captures that lose material: see `MovePicker::noisy`.)
         while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
+            self.tt.prefetch(board.key_soon_after(m));
             let child = board.play(m);
             self.entered(&child, ply + 1, board.turn(), m);
             let score = -self.quiescence::<M>(&child, -beta, -alpha, ply + 1);
