@@ -73,7 +73,7 @@ pub fn noisy(pos: &Chess, mut emit: impl FnMut(Move)) {
         }
     }
 
-    pieces(pos, them, &mut emit);
+    pieces(pos, them, true, &mut emit);
 }
 
 /// Every pseudo-legal quiet move of `pos` (no capture, no promotion), passed to
@@ -98,7 +98,7 @@ pub fn quiet(pos: &Chess, mut emit: impl FnMut(Move)) {
         emit(pawn_move(to, 2 * forward, None, None));
     }
 
-    pieces(pos, empty, &mut emit);
+    pieces(pos, empty, false, &mut emit);
 
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
         if pos.castles().has(us, side) {
@@ -110,8 +110,9 @@ pub fn quiet(pos: &Chess, mut emit: impl FnMut(Move)) {
 }
 
 /// The moves of the knights, bishops, rooks, queens and king of the side to move
-/// to the squares of `target`.
-fn pieces(pos: &Chess, target: Bitboard, emit: &mut impl FnMut(Move)) {
+/// to the squares of `target`: enemy pieces (`captures`), or empty squares (whose
+/// capture field needs no look at the board).
+fn pieces(pos: &Chess, target: Bitboard, captures: bool, emit: &mut impl FnMut(Move)) {
     let board = pos.board();
     let us = pos.turn();
     let occupied = board.occupied();
@@ -134,7 +135,7 @@ fn pieces(pos: &Chess, target: Bitboard, emit: &mut impl FnMut(Move)) {
                 emit(Move::Normal {
                     role,
                     from,
-                    capture: board.role_at(to),
+                    capture: if captures { board.role_at(to) } else { None },
                     to,
                     promotion: None,
                 });
