@@ -32,6 +32,9 @@ const COUNTER_MOVE_SCORE: i32 = (1 << 27) - 2;
 const LOSING_CAPTURE_SCORE: i32 = -(1 << 28);
 /// ...and underpromotions, almost never best, after those.
 const UNDERPROMOTION_SCORE: i32 = -(1 << 29);
+/// A staged picker picks this many quiet moves one by one (a cutoff usually comes
+/// first), then sorts the rest.
+const QUIETS_PICKED_BEFORE_SORT: usize = 4;
 /// A staged quiet move's score is its history times this, less its place in the
 /// generated list: unique, and ties of history kept in generation order.
 const QUIET_TIE_BREAK: i32 = 1024;
@@ -220,6 +223,8 @@ pub struct MovePicker<'a, M> {
     skip_quiets: bool,
     /// The staged quiet moves left are checks only (those giving none were dropped).
     quiets_checks_only: bool,
+    /// The staged quiet moves left are sorted (best first).
+    quiets_sorted: bool,
     /// Captures are checked by static exchange when they come up, and those that
     /// lose material wait for the last stage (main search)...
     demote_losing_captures: bool,
@@ -252,6 +257,7 @@ impl<'a, M: Mode> MovePicker<'a, M> {
             order_quiets: true,
             skip_quiets: false,
             quiets_checks_only: false,
+            quiets_sorted: false,
             demote_losing_captures: M::on(switches.see_ordering),
             drop_losing_captures: false,
             check_squares: None,
@@ -448,8 +454,21 @@ impl<'a, M: Mode> MovePicker<'a, M> {
             }
             self.moves.truncate(kept);
         }
+        if !self.quiets_sorted && self.next >= QUIETS_PICKED_BEFORE_SORT {
+            // A node that has tried this many quiet moves tends to try them all: the
+            // rest sorted once costs less than a pass over them for each.
+            self.quiets_sorted = true;
+            self.moves[self.next..].sort_unstable_by_key(|e| std::cmp::Reverse(e.score));
+        }
         let left = self.moves.get(self.next..)?;
-        let (offset, _) = left.iter().enumerate().max_by_key(|(_, e)| e.score)?;
+        let offset = if self.quiets_sorted {
+            if left.is_empty() {
+                return None;
+            }
+            0
+        } else {
+            left.iter().enumerate().max_by_key(|(_, e)| e.score)?.0
+        };
         self.moves.swap(self.next, self.next + offset);
         self.next += 1;
         Some(self.moves[self.next - 1].m)
