@@ -84,9 +84,16 @@ impl Board {
     /// king moves, double pushes and castling rights, and recomputes the whole key.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
+        self.play_from_key(m, self.key_soon_after(m))
+    }
+
+    /// `play(m)`, where `key_soon_after` is `self.key_soon_after(m)`, already known.
+    #[inline]
+    pub fn play_from_key(&self, m: Move, key_soon_after: u64) -> Board {
+        debug_assert_eq!(key_soon_after, self.key_soon_after(m));
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
-        let mut key = Zobrist64(self.key) ^ moved_key(self.pos.turn(), m);
+        let mut key = Zobrist64(key_soon_after);
         let (before, after) = (self.pos.castles(), pos.castles());
         if before.castling_rights() != after.castling_rights() {
             for color in Color::ALL {

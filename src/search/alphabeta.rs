@@ -587,7 +587,8 @@ impl Searcher<'_> {
                 continue;
             }
             // The child's table entry, asked of the memory while the move is judged.
-            self.tt.prefetch(board.key_soon_after(m));
+            let key_soon_after = board.key_soon_after(m);
+            self.tt.prefetch(key_soon_after);
             // Steps 8a to 8c. Pruning of this move.
             let Some(reducible) =
                 self.prune_move::<NT>(board, picker, node, moves, quiets_tried.len(), m)
@@ -599,7 +600,7 @@ impl Searcher<'_> {
                 // (The lines ranked before this one are not searched again: count them.)
                 self.starting_root_move(m, self.pv_index + moves.searched + 1, node.depth);
             }
-            let child = board.play(m);
+            let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);
             let nodes_before = self.nodes;
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
