@@ -8,8 +8,10 @@
 //! `special_moves` holds the rules of en passant and castling that `position`'s check test, `nnue`'s update and `search`'s static exchange share.
 //! `args` reads the numbers of command lines (`genfens`, the tools).
 //! `cpu` says whether the CPU has the instructions a level build (`make levels`) was compiled for.
-//! Chess rules (move generation, FEN, UCI notation, Chess960) come from `shakmaty`,
-//! Syzygy tablebase probing from `shakmaty-syzygy`.
+//! Chess rules (FEN, UCI notation, the root's moves, Chess960 castling) come from
+//! `shakmaty`; the search decides the legality of the moves it generates itself
+//! (`search::legality`, proved against shakmaty's). Syzygy tablebase probing comes from
+//! `shakmaty-syzygy`.
 //!
 //! The offline tools sit apart in `tools` (cargo feature `tools`, on by default), above
 //! the engine: they use it, it never uses them. `datagen` plays the self-play games

@@ -652,7 +652,7 @@ mod tests {
             ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", Wdl::Win),
             // ...the defender's king in front of the pawn with the opposition draws...
             ("8/8/8/8/4k3/8/4P3/4K3 w - - 0 1", Wdl::Draw),
-            // ...and the pawn about to promote wins (the README's check).
+            // ...and the pawn about to promote wins.
             ("8/3KP3/8/8/8/8/8/k7 w - - 0 1", Wdl::Win),
             ("8/3KP3/8/8/8/8/8/k7 b - - 0 1", Wdl::Loss),
             // KRvK: mate in one (Ra8#).

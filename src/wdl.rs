@@ -18,22 +18,22 @@
 use crate::score::{self, Score};
 use shakmaty::{Chess, Position};
 
-// The fitted model: `tabas wdl-fit` prints these three constants (README: "Win,
-// draw, loss"); paste them here to refit.
+// The fitted model: `tabas wdl-fit` prints these three constants (docs/wdl.md);
+// paste them here to refit.
 //
 // Fitted by `tabas wdl-fit --data data/selfplay-s40 --threads 1`
 // on 6711 games (767663 positions not scored as mates; 671 games held out),
-// the session-40 net's (docs/network/manifests/selfplay-s40.txt).
+// net `c315aceb`'s games, seed 2627 (docs/network/manifests/selfplay-s40.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
 //   by material     0.6015 / 0.5941  (used)
 //   by move number  0.5983 / 0.6003
 //   score ignored   1.0886 / 1.0859
-//   the model this replaces 0.6056 / 0.5983 (fitted to the session-27 net's games)
+//   the model this replaces 0.6056 / 0.5983 (fitted to net `65bb9e45`'s games)
 // Material stays the variable: the move number fits the training games 0.5 % better
 // but the held-out ones 1 % worse, and a position set up from a FEN that says move 1
 // (as analysis positions often do) would read as a game's start by move number,
 // whatever is left on the board.
-/// The variable `x` of the polynomials (material: see the README, "Win, draw, loss").
+/// The variable `x` of the polynomials (material: see docs/wdl.md).
 pub const VARIABLE: Variable = Variable::Material;
 /// a(x), centipawns: the score at which the side to move wins half its games
 /// (coefficients of x³, x², x, 1).

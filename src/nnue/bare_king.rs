@@ -2,7 +2,7 @@
 //!
 //! Self-play games are adjudicated long before a king stands alone against a queen or
 //! a rook, so the network has seen almost none of these positions and may score them
-//! flat: the session-31 net gives K+R v K about 660 cp wherever the kings stand, and
+//! flat: net `dace15cc` (built in at 98e6420) gives K+R v K about 660 cp wherever the kings stand, and
 //! the search, with no gradient to climb, shuffled the rook for fifty moves (the
 //! strength test `every_level_mates_a_bare_king_with_a_queen_or_a_rook`). Where one side
 //! has only its king and the other the material to mate it, the network's score gets a

@@ -546,7 +546,7 @@ pub fn embedded_name() -> Option<&'static str> {
     .as_deref()
 }
 
-/// The default network's file, in the binary: how it was made is in the README
+/// The default network's file, in the binary: how it was made is in docs/network/
 /// ("The network"). `None` here builds an engine without one (the hand-written
 /// evaluation plays, and `Use NNUE` starts false).
 #[cfg(not(tabas_evalfile))]

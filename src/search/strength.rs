@@ -534,7 +534,7 @@ mod tests {
             }
         }
         // The weakest level varies its move where several are close (in the middlegame
-        // above one move is far ahead for the session-27 net: every seed plays it).
+        // above one move is far ahead for net `65bb9e45`: every seed plays it).
         let mut moves: Vec<String> = (0..12)
             .map(|seed| {
                 let best = weakened(OPENING, ELO_MIN, seed).0.best.expect("a move");

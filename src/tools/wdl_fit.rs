@@ -481,7 +481,7 @@ impl Fits {
             self.built_in.0, self.built_in.1
         ));
         text.push_str(&format!(
-            "/// The variable `x` of the polynomials (material: see the README, \"Win, draw, loss\").\n\
+            "/// The variable `x` of the polynomials (material: see docs/wdl.md).\n\
              pub const VARIABLE: Variable = Variable::{:?};\n\
              /// a(x), centipawns: the score at which the side to move wins half its games\n\
              /// (coefficients of x³, x², x, 1).\n\

@@ -35,7 +35,7 @@ pub struct Options {
     /// pondering (`Control::elapsed`), so it moves sooner and the time saved goes
     /// back to the time manager, which plans each move as a share of what is left.
     /// Stockfish also plans 25 % more per move when Ponder is on, a bet on hits to come;
-    /// whether that pays for Tabas has not been measured (README, "Pondering").
+    /// whether that pays for Tabas has not been measured (docs/time/README.md, "Pondering").
     pub ponder: bool,
     /// `UCI_ShowWDL`: `wdl W D L` after the score in `info` lines.
     pub show_wdl: bool,

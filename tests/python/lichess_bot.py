@@ -1,5 +1,5 @@
 """Tabas driven the way lichess-bot's engine wrapper drives a UCI engine, through
-python-chess, with the `uci_options` block the README recommends. Run by
+python-chess, with the `uci_options` block the README recommends (its lichess-bot section). Run by
 tests/python_chess.rs; by hand:
 
     python3 tests/python/lichess_bot.py target/release/tabas [games] [syzygy folder]

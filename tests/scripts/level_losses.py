@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How the strength levels choose: the centipawns each `UCI_Elo` level loses per move on
-the bench positions, as README's table of levels shows them.
+the bench positions, as docs/strength/README.md's table of levels shows them.
 
 Each level (`UCI_LimitStrength` true, `UCI_Elo` the level, `Strength Seed` fixed so that
 a run repeats) plays one move from each of the 49 bench positions other than the start

@@ -20,7 +20,7 @@ pub struct Measured {
 }
 
 /// Switches whose worth a match has measured as the same change: the matches of
-/// docs/lab/switch-matches.sh (session 21), and the correction histories' bundle.
+/// docs/lab/switch-matches.sh (da5d3e1, 2026-11-25), and the correction histories' bundle.
 const MEASURED: &[(&str, Measured)] = &[
     (
         "Debug_Aspiration",
@@ -206,7 +206,7 @@ pub fn figure(switch: &str) -> Option<Measured> {
 /// The match settings: the quick screen of docs/search/features.md (2+0.02), a fixed
 /// number of games instead of an SPRT (the answer wanted is a figure with its error).
 /// 100 games a switch keep the eighteen matches near 90 minutes on two cores; the error
-/// (±41–77 Elo in session 21) separates the rules worth a hundred Elo from those worth a
+/// (±41–77 Elo in da5d3e1's matches) separates the rules worth a hundred Elo from those worth a
 /// few.
 pub const MATCH_TC: &str = "2+0.02";
 pub const MATCH_GAMES: u32 = 100;

@@ -77,17 +77,17 @@ pub enum ScheduleKind {
 
 // The defaults (each also written in `USAGE`).
 /// The engine's width, so that a net trained with the defaults loads in the build
-/// that trained it (256 since session 35: 256 units beat 128 by +34.3 Elo on 19.4 M
-/// positions in session 32 and are 3.2 % better in validation on 8.9 M; a 400 KB file).
+/// that trained it (256 since cfbe014: 256 units beat 128 by +34.3 Elo on 19.4 M
+/// positions (c676fe0) and are 3.2 % better in validation on 8.9 M; a 400 KB file).
 const DEFAULT_HIDDEN: usize = crate::nnue::HIDDEN;
 /// One output layer for about every four pieces on the board: the usual choice of
-/// small nets, and the lowest validation loss of 1, 4 and 8 (README, "The network").
+/// small nets, and the lowest validation loss of 1, 4 and 8 (docs/network/tools.md, "The network").
 const DEFAULT_BUCKETS: usize = 8;
 /// Without `--epochs`, the epochs show the net this many positions in all (within
 /// `AUTO_EPOCHS`): a budget of optimizer steps rather than of passes, so that more data
 /// means fewer passes over it. On 4.3 M quiet positions the validation loss was
 /// 0.002409 after 12 epochs, 0.002388 after 24 and 0.002377 after 40 (172 M seen);
-/// the shipped nets since session 16 were trained 40 epochs on 4.3 and 4.8 M
+/// the shipped nets `2ce9db82` and `d483acc6` were trained 40 epochs on 4.3 and 4.8 M
 /// (docs/network/default-net.md). Measured only up to 5 M positions: remeasure
 /// (e.g. half and twice the budget) when the data grows several-fold.
 const POSITIONS_SEEN: usize = 200_000_000;

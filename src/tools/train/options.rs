@@ -22,8 +22,8 @@ pub const USAGE: &str =
                       --output-buckets, and so is its hidden size unless --hidden
                       asks for more: then its units are kept and the new ones start
                       with zero output weights, so the wider net begins where NET
-                      is); give it a low --lr and few --epochs (session 33: 0.00003
-                      and 8)
+                      is); give it a low --lr and few --epochs (0.00003 and 8
+                      fine-tuned the 128-unit net best)
   --evaluate NET      train nothing: the losses of the net file NET on the held-out
                       games of this data and --seed's split (the positions a run on
                       the same --data would validate on), to compare nets trained on
@@ -58,7 +58,7 @@ pub const USAGE: &str =
   --no-mirror         train on the positions as they are; by default the mirror
                       image (files a-h swapped) of each one without castling rights is
                       added, the same score and result for another input (+44.8 Elo
-                      from scratch on 6.6 M positions, session 34); the held-out
+                      from scratch on 6.6 M positions); the held-out
                       positions stay as they are
   One game in 20 is held out for validation. Progress goes to stdout, a line an epoch.";
 
