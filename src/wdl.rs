@@ -23,7 +23,7 @@ use shakmaty::{Chess, Position};
 //
 // Fitted by `tabas wdl-fit --data data/selfplay-s40 --threads 1`
 // on 6711 games (767663 positions not scored as mates; 671 games held out),
-// net `c315aceb`'s games, seed 2627 (docs/network/manifests/selfplay-s40.txt).
+// net `c315aceb`'s games, seed 2627 (docs/network/manifests/seed-2627.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
 //   by material     0.6015 / 0.5941  (used)
 //   by move number  0.5983 / 0.6003
