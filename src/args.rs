@@ -39,6 +39,12 @@ where
         })
 }
 
+/// `text`'s words as a command line's arguments: how the tools' tests write one.
+#[cfg(all(test, feature = "tools"))]
+pub(crate) fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

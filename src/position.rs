@@ -434,6 +434,12 @@ pub(crate) fn perft_suite_positions(per_suite: usize) -> Vec<Chess> {
         .collect()
 }
 
+/// `fen` as a position of standard chess, for tests (a bad FEN panics with its reason).
+#[cfg(test)]
+pub(crate) fn pos(fen: &str) -> Chess {
+    parse_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// `pos` with the colours swapped and the board flipped (castling rights and en
 /// passant with it): the same position for the other side, for symmetry tests.
 #[cfg(test)]

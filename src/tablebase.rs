@@ -473,6 +473,7 @@ fn dtz_rank(dtz: i32, plies: u32, repeated: bool) -> (Wdl, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::pos;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use std::path::PathBuf;
@@ -499,13 +500,6 @@ mod tests {
     fn tables() -> Option<Tablebases> {
         let dir = tables_dir()?;
         Some(Tablebases::load(dir.to_str().unwrap(), TbConfig::default()).unwrap())
-    }
-
-    fn pos(fen: &str) -> Chess {
-        Fen::from_ascii(fen.as_bytes())
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
     }
 
     /// A fresh directory under the system's temporary one, removed on drop.

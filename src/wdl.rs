@@ -176,11 +176,7 @@ fn per_mille(thousandths: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-
-    fn pos(fen: &str) -> Chess {
-        crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
-    }
+    use crate::position::pos;
 
     /// The inputs the tests try: the whole range of the variable.
     fn inputs() -> Vec<Input> {

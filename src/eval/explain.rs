@@ -92,11 +92,7 @@ pub fn piece_values(net: &Network, pos: &Chess) -> Vec<(Square, Piece, Score)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-
-    fn pos(fen: &str) -> Chess {
-        crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
-    }
+    use crate::position::pos;
 
     #[test]
     fn the_terms_add_up_to_the_evaluation() {

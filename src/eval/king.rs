@@ -110,11 +110,7 @@ fn nearest_distance(color: Color, rank: usize, pawns: Bitboard) -> usize {
 mod tests {
     use super::*;
     use crate::eval::trace;
-    use shakmaty::{CastlingMode, Chess};
-
-    fn pos(fen: &str) -> Chess {
-        crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
-    }
+    use crate::position::pos;
 
     #[test]
     fn the_zone_is_around_and_in_front_of_the_king() {

@@ -43,8 +43,8 @@ mod tests {
     use crate::eval::layout::SquareTable;
     use crate::eval::sink::{PackedSum, eg_of, mg_of, role_index};
     use crate::eval::{TEMPO, score_for_side_to_move, weights as w};
+    use crate::position::pos;
     use crate::score::Score;
-    use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Square};
 
     /// The tables alone, through the packed path.
@@ -55,13 +55,6 @@ mod tests {
     }
 
     const TABLES: [SquareTable; 6] = [w::PAWN, w::KNIGHT, w::BISHOP, w::ROOK, w::QUEEN, w::KING];
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"))
-            .into_position(CastlingMode::Standard)
-            .unwrap_or_else(|e| panic!("illegal position {fen}: {e}"))
-    }
 
     /// Colours swapped, board flipped vertically, side to move swapped,
     /// castling rights and en passant square mirrored with it.

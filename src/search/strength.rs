@@ -395,8 +395,7 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::parse_fen;
-    use shakmaty::CastlingMode;
+    use crate::position::pos;
 
     #[test]
     fn the_anchors_are_ordered_and_the_mapping_is_monotonic() {
@@ -564,10 +563,6 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!(result.best, full.best);
-    }
-
-    fn pos(fen: &str) -> Chess {
-        parse_fen(fen, CastlingMode::Standard).unwrap()
     }
 
     #[test]

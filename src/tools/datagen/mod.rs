@@ -480,10 +480,7 @@ pub fn run_dataset_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::args::words as args;
 
     #[test]
     fn options_parse_with_defaults_and_reject_nonsense() {

@@ -625,9 +625,7 @@ mod tests {
     use super::*;
 
     /// A command line's words (the lab's modules test their parsers with it).
-    pub(super) fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
-    }
+    pub(super) use crate::args::words as args;
 
     fn run(text: &str) -> Options {
         match parse_args(&args(text)) {

@@ -266,13 +266,9 @@ fn pack_game(game: &GameRecord, filter: &Filter) -> Result<Vec<Packed>, String> 
 mod tests {
     use super::*;
     use crate::packed_move::pack_move;
+    use crate::position::pos;
     use crate::tools::datagen::format::Ply;
     use crate::tools::filter::SKIP_PLIES;
-    use shakmaty::CastlingMode;
-
-    fn pos(fen: &str) -> Chess {
-        crate::position::parse_fen(fen, CastlingMode::Standard).unwrap()
-    }
 
     #[test]
     fn a_packed_position_keeps_its_features_score_and_result() {

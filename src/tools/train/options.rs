@@ -183,14 +183,11 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::words as args;
     use crate::tools::train::{
         AUTO_EPOCHS, DEFAULT_BATCH, DEFAULT_BUCKETS, DEFAULT_HIDDEN, DEFAULT_LAMBDA, DEFAULT_LR,
         DEFAULT_WD, POSITIONS_SEEN,
     };
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
 
     #[test]
     fn options_parse_with_defaults_and_reject_nonsense() {

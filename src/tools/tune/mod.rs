@@ -311,11 +311,8 @@ pub fn run_cli(args: &[String], stdout: &mut dyn FnMut(&str)) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::args::words as args;
     use crate::tools::datagen::selfplay::{Player, Settings};
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
 
     #[test]
     fn options_parse_with_defaults_and_reject_nonsense() {
