@@ -196,8 +196,8 @@ impl Engine {
     }
 
     /// Sets the position from a FEN (or the start position) and moves in UCI
-    /// notation; `Ok` holds a warning about a tolerated oddity of the FEN (empty
-    /// when there is none). On an error there is no position until the next valid
+    /// notation; `Ok` holds a warning about a tolerated oddity of the FEN, if there
+    /// is one. On an error there is no position until the next valid
     /// one (or `ucinewgame`): `position_error` says why, and a search refuses to
     /// start, so that no answer is ever given for a position the client did not set.
     pub fn set_position(
@@ -205,7 +205,7 @@ impl Engine {
         fen: Option<&str>,
         moves: &[String],
         chess960: bool,
-    ) -> Result<String, String> {
+    ) -> Result<Option<String>, String> {
         let result = Self::read_position(fen, moves, chess960);
         match result {
             Ok((board, game_keys, warning)) => {
@@ -230,10 +230,10 @@ impl Engine {
         fen: Option<&str>,
         moves: &[String],
         chess960: bool,
-    ) -> Result<(Board, Vec<u64>, String), String> {
+    ) -> Result<(Board, Vec<u64>, Option<String>), String> {
         let mode = CastlingMode::from_chess960(chess960);
         let (start, warning) = match fen {
-            None => (Chess::default(), String::new()),
+            None => (Chess::default(), None),
             Some(text) => parse_fen_tolerant(text, mode)?,
         };
         let mut board = Board::new(start);
@@ -585,7 +585,7 @@ mod tests {
             // The board is not replaced by a half-read one.
             assert_eq!(e.board().key(), key);
         }
-        assert_eq!(e.set_position(None, &[], false), Ok(String::new()));
+        assert_eq!(e.set_position(None, &[], false), Ok(None));
         assert_eq!(e.position_error(), None);
         e.set_position(Some("not a fen"), &[], false).unwrap_err();
         e.new_game();
@@ -606,11 +606,12 @@ mod tests {
             ("4k3/8/3N1N2/8/8/8/4R3/4K3 b - - 0 1", "check"),
         ] {
             let warning = e.set_position(Some(fen), &[], false).unwrap();
+            let warning = warning.unwrap_or_else(|| panic!("{fen}: no warning"));
             assert!(warning.contains(says), "{fen}: {warning}");
             assert_eq!(e.position_error(), None);
         }
         let clean = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(e.set_position(Some(clean), &[], false), Ok(String::new()));
+        assert_eq!(e.set_position(Some(clean), &[], false), Ok(None));
     }
 
     #[test]

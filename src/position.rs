@@ -362,15 +362,18 @@ const TOLERATED: PositionErrorKinds = PositionErrorKinds::INVALID_CASTLING_RIGHT
     .union(PositionErrorKinds::IMPOSSIBLE_CHECK);
 
 /// A FEN as `parse_fen` reads it, except that the tolerated oddities (`TOLERATED`)
-/// are accepted; the second value says what was odd, for a warning (empty when
+/// are accepted; the second value says what was odd, for a warning (`None` when
 /// nothing was).
 #[allow(clippy::result_large_err)] // shakmaty's own error, consumed where it is made
-pub fn parse_fen_tolerant(text: &str, mode: CastlingMode) -> Result<(Chess, String), String> {
+pub fn parse_fen_tolerant(
+    text: &str,
+    mode: CastlingMode,
+) -> Result<(Chess, Option<String>), String> {
     let shown = || crate::text::excerpt(text.trim(), 100);
     let fen = Fen::from_ascii(text.trim().as_bytes())
         .map_err(|e| format!("bad FEN '{}': {e}", shown()))?;
     match fen.into_position::<Chess>(mode) {
-        Ok(pos) => Ok((pos, String::new())),
+        Ok(pos) => Ok((pos, None)),
         Err(e) if TOLERATED.contains(e.kinds()) => {
             let kinds = e.kinds();
             let mut odd = Vec::new();
@@ -403,7 +406,10 @@ pub fn parse_fen_tolerant(text: &str, mode: CastlingMode) -> Result<(Chess, Stri
                 .or_else(|e| e.ignore_too_much_material())
                 .or_else(|e| e.ignore_impossible_check())
                 .map_err(|e| format!("bad FEN '{}': {e}", shown()))?;
-            Ok((pos, format!("FEN '{}' has {}", shown(), odd.join(", "))))
+            Ok((
+                pos,
+                Some(format!("FEN '{}' has {}", shown(), odd.join(", "))),
+            ))
         }
         Err(e) => Err(format!("bad FEN '{}': {e}", shown())),
     }

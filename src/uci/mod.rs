@@ -286,8 +286,8 @@ impl Session {
                     PositionStart::Fen(f) => Some(f.as_str()),
                 };
                 match self.engine.set_position(fen, &moves, self.options.chess960) {
-                    Ok(warning) if warning.is_empty() => {}
-                    Ok(warning) => send_warning(format!("position accepted, but {warning}")),
+                    Ok(None) => {}
+                    Ok(Some(warning)) => send_warning(format!("position accepted, but {warning}")),
                     Err(e) => send_error(format!(
                         "position rejected: {e}; no position is set until a valid one arrives"
                     )),
