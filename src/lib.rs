@@ -2,6 +2,7 @@
 //!
 //! The engine's layers, top to bottom (no arrow runs back up):
 //! `main` → `uci` → `engine` / `bench` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
+//! `params` (every tunable number, the search's and the time manager's) sits beside `time`, below `search`.
 //! `wdl` (score → win/draw/loss chances, for `uci`) holds the model that `tabas wdl-fit` fits.
 //! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng`, which the tools share.
 //! `packed_move` is a move in 16 bits, as the table and the self-play data files store it.
@@ -29,6 +30,7 @@ mod eval;
 pub mod genfens;
 pub mod nnue;
 pub(crate) mod packed_move;
+pub mod params;
 pub mod perft;
 pub mod position;
 pub(crate) mod rng;

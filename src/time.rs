@@ -10,7 +10,7 @@
 //! (see `Control::elapsed`).
 //! `Move Overhead` and a small safety reserve are never planned for.
 
-use crate::search::params::ParamValues;
+use crate::params::ParamValues;
 use std::time::Duration;
 
 /// What the GUI told us about the clock for this move (milliseconds).
@@ -45,7 +45,7 @@ pub struct Progress {
 // The time manager's safety margins and bounds. Its numbers of taste (`time_*`: the
 // share of the clock a move plans for, the hard limit's multiple and share, and how
 // stability, a falling score and the effort scale the soft limit) are tunables in
-// `src/search/params.rs`. `usable` below is the clock minus `Move Overhead`, `SAFETY_MS`
+// `src/params.rs`. `usable` below is the clock minus `Move Overhead`, `SAFETY_MS`
 // and the latency reserve.
 
 /// Never planned for, on top of `Move Overhead`: a cushion for a stall of the GUI, the
@@ -307,7 +307,7 @@ mod tests {
     fn time_extremes() -> [ParamValues; 3] {
         let mut low = DEFAULT;
         let mut high = DEFAULT;
-        for t in crate::search::params::TUNABLES.iter() {
+        for t in crate::params::TUNABLES.iter() {
             if t.name.starts_with("time_") {
                 *low.get_mut(t.name).unwrap() = t.min;
                 *high.get_mut(t.name).unwrap() = t.max;

@@ -1,5 +1,5 @@
 //! `tests/scripts/spsa.py --apply`: a tuning run's values written into a copy of
-//! `src/search/params.rs` as the new defaults, rounded, and nothing else in it changed;
+//! `src/params.rs` as the new defaults, rounded, and nothing else in it changed;
 //! a state naming a number the file does not declare is refused, the file untouched.
 //! Skipped, with a line saying so, where python3 is missing.
 
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scripts/spsa.py");
-const PARAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/search/params.rs");
+const PARAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/params.rs");
 
 fn python_available() -> bool {
     Command::new("python3")

@@ -28,7 +28,7 @@
 //! * `threads.rs`: Lazy SMP: the search threads and what they share;
 //! * `strength.rs`: playing below full strength (`UCI_LimitStrength`): a node budget
 //!   and a human choice among the best lines, both outside the tree search;
-//! * `params.rs`: every tuneable number.
+//! * `crate::params` (src/params.rs, re-exported here as `params`): every tuneable number.
 
 mod alphabeta;
 mod control;
@@ -39,7 +39,7 @@ mod legality;
 mod movegen;
 mod node;
 pub(crate) mod ordering;
-pub mod params;
+pub use crate::params;
 mod picker_perft;
 mod quiescence;
 mod repetition;

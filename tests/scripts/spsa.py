@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """SPSA tuning of the search's numbers, with games between two perturbed copies of
-Tabas's `tuning` build (`make TUNE=1`: every tunable of `src/search/params.rs` is then a
+Tabas's `tuning` build (`make TUNE=1`: every tunable of `src/params.rs` is then a
 UCI spin option).
 
 Each iteration k draws a random sign (+1 or -1) for every number, plays games between
@@ -22,7 +22,7 @@ was by running the same command again. The tuned values are theta rounded.
 `--fastchess PATH` plays the games through fastchess instead of match.py (the engines
 then get the CPU the Python runner takes). `--only name,name` tunes a subset (the
 others stay at their defaults); `--report` prints theta against the defaults and exits;
-`--apply src/search/params.rs` writes the rounded values into that file as the new defaults
+`--apply src/params.rs` writes the rounded values into that file as the new defaults
 (each `name = default,` of `tunables!`; nothing else in the file changes) and exits.
 """
 

@@ -1,4 +1,5 @@
-//! Every tuneable number of the search, declared once.
+//! Every tuneable number of the search and of the time manager, declared once.
+//! (Below both: the search reads its numbers from here, and `time.rs` its own.)
 //!
 //! `tunables!` below is the one list: each number with its default, the range an
 //! automatic tuner (SPSA) may explore and the step it should start with. From that
@@ -373,7 +374,9 @@ mod tests {
 
     #[test]
     fn params_read_the_defaults() {
-        let params = crate::search::SearchConfig::default().params;
+        // (In the `tuning` build `Params` is not a unit struct: `default` serves both.)
+        #[allow(clippy::default_constructed_unit_structs)]
+        let params = Params::default();
         let values: &ParamValues = &params;
         assert_eq!(*values, ParamValues::DEFAULT);
         assert_eq!(DEFAULTS, ParamValues::default());
