@@ -5,9 +5,9 @@
 //! rest: the number of attackers, where a hand-written evaluation would use a
 //! curve, is a one-hot table (`KING_ATTACKERS`) the tuner shapes.
 
+use super::geometry::{FILE_A, ranks_ahead};
 use super::layout;
 use super::sink::{WeightSink, role_index};
-use super::terms::{FILE_A, ranks_ahead};
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
 /// Attacker counts from this many on share the last entry of `KING_ATTACKERS`.

@@ -15,6 +15,7 @@
 //!   every term added must stay so (a count times a weight) to be tunable.
 
 pub mod explain;
+mod geometry;
 mod king;
 pub(crate) mod layout;
 mod pieces;
