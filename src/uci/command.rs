@@ -1,21 +1,9 @@
 //! Parsing UCI input lines into commands: pure, no I/O, tested on strings.
 
+pub use super::words::UciError;
+use super::words::err;
+use super::words::parse_number;
 use crate::text::shorten;
-use std::fmt;
-
-/// A parse failure, worded for a person (printed as `info string error: …`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UciError(pub String);
-
-impl fmt::Display for UciError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn err<T>(msg: impl Into<String>) -> Result<T, UciError> {
-    Err(UciError(msg.into()))
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionStart {
@@ -147,19 +135,6 @@ pub fn on_arrival(line: &str) -> OnArrival {
         },
         _ => OnArrival::Nothing,
     }
-}
-
-/// A whole number; too large values saturate (the caller clamps), non-numbers are errors.
-pub fn parse_number(word: &str, what: &str) -> Result<i64, UciError> {
-    let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return err(format!("{what}: '{}' is not a number", shorten(word)));
-    }
-    Ok(word.parse::<i64>().unwrap_or(if word.starts_with('-') {
-        i64::MIN
-    } else {
-        i64::MAX
-    }))
 }
 
 /// `setoption name <id> [value <x>]`: the name's words are joined by single spaces

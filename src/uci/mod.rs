@@ -27,6 +27,7 @@ mod command;
 mod debug_log;
 mod opponent;
 pub(crate) mod options;
+mod words;
 
 use crate::engine::{Engine, SearchEvent, Stopper};
 use crate::score::{self, MAX_PLY};

@@ -7,7 +7,7 @@
 //! to infer from a rating a GUI passes on. Where a use would be sound, e.g. contempt
 //! against a much weaker opponent, it would need matches to show that it pays.
 
-use super::command::UciError;
+use super::words::UciError;
 
 /// What `UCI_Opponent` says.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 //! `Strength Seed`, which fixes the choices of a limited strength for tests (`tabas
 //! --dev` lists them all).
 
-use super::command::{UciError, parse_number};
 use super::opponent::{self, Opponent};
+use super::words::{UciError, parse_number};
 use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
 use crate::search::{SWITCH_OPTIONS, SearchConfig};
 use crate::tablebase::{self, EMPTY_PATH, TbConfig};
