@@ -587,8 +587,7 @@ impl Searcher<'_> {
                 continue;
             }
             // The child's table entry, asked of the memory while the move is judged.
-            let key_soon_after = board.key_soon_after(m);
-            self.tt.prefetch(key_soon_after);
+            let key_soon_after = self.prefetch_child(board, m);
             // Steps 8a to 8c. Pruning of this move.
             let Some(reducible) =
                 self.prune_move::<NT>(board, picker, node, moves, quiets_tried.len(), m)
@@ -887,7 +886,8 @@ impl Searcher<'_> {
             if !see_ge(board.chess(), m, probcut_beta - static_eval) {
                 continue;
             }
-            let child = board.play(m);
+            let key_soon_after = self.prefetch_child(board, m);
+            let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);
             self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
             let mut score =

@@ -561,11 +561,22 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Asks the memory for the table bucket of the child after `m` of `board` as soon
+    /// as the move is picked (before it is judged or made), and gives that child's key
+    /// as far as the moved pieces tell it (for `Board::play_from_key`). A move that
+    /// changes castling rights or en passant keys its child elsewhere: that rare probe
+    /// waits for memory.
+    #[inline]
+    fn prefetch_child(&self, board: &Board, m: Move) -> u64 {
+        let key = board.key_soon_after(m);
+        self.tt.prefetch(key);
+        key
+    }
+
     /// `child`, the position at `ply`, is its parent's after `m` (for the network's
-    /// sums) and its table bucket is wanted soon.
+    /// sums).
     #[inline]
     fn entered(&mut self, child: &Board, ply: usize, us: shakmaty::Color, m: Move) {
-        self.tt.prefetch(child.key());
         if child.network().is_some() {
             self.accumulators.push_move(ply, us, m);
         }

@@ -86,8 +86,7 @@ impl Searcher<'_> {
         let mut best_move = None;
         // (The picker leaves out captures that lose material: see `MovePicker::noisy`.)
         while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
-            let key_soon_after = board.key_soon_after(m);
-            self.tt.prefetch(key_soon_after);
+            let key_soon_after = self.prefetch_child(board, m);
             let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);
             let score = -self.quiescence::<M>(&child, -beta, -alpha, ply + 1);
