@@ -15,7 +15,13 @@ pub fn pack_move(m: Move) -> u16 {
 /// The move that [`pack_move`] packed as `packed`, if it is a legal move of `pos`
 /// (a table entry may come from another position that shares the key's slot).
 pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
-    decode_move(pos, packed).filter(|&m| pack_move(m) == packed && pos.is_legal(m))
+    unpack_move_if(pos, packed, |m| pos.is_legal(m))
+}
+
+/// [`unpack_move`], with `legal` deciding whether a move of `pos` that packs to
+/// `packed` is legal there (the search's picker asks its own legality test).
+pub fn unpack_move_if(pos: &Chess, packed: u16, legal: impl FnOnce(Move) -> bool) -> Option<Move> {
+    decode_move(pos, packed).filter(|&m| pack_move(m) == packed && legal(m))
 }
 
 /// The move of `pos` that `packed` would be if it were legal here: the piece of the
@@ -23,8 +29,8 @@ pub fn unpack_move(pos: &Chess, packed: u16) -> Option<Move> {
 /// its own rook, en passant when a pawn moves diagonally to an empty square), with
 /// what stands on `to` as its capture; `None` without such a piece. The move may
 /// still be illegal, or not even reachable (a rook's path blocked), and may pack to
-/// another code (a promotion code for a knight's move): the caller checks both.
-pub fn decode_move(pos: &Chess, packed: u16) -> Option<Move> {
+/// another code (a promotion code for a knight's move).
+fn decode_move(pos: &Chess, packed: u16) -> Option<Move> {
     if packed == 0 {
         return None;
     }

@@ -251,19 +251,7 @@ impl CheckSquares {
             Bitboard::EMPTY,
         ];
         let ours = board.by_color(us);
-        let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY)
-            & board.bishops_and_queens())
-            | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
-            & ours;
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let between = attacks::between(king, sniper) & occupied;
-            if let Some(blocker) = between.single_square()
-                && ours.contains(blocker)
-            {
-                discoverers.add(blocker);
-            }
-        }
+        let discoverers = lone_blockers(board, king, ours, ours);
         Some(CheckSquares {
             king,
             direct,
@@ -288,6 +276,31 @@ impl CheckSquares {
             _ => gives_check(pos, m),
         }
     }
+}
+
+/// The pieces of `blockers` that stand alone between `king` and one of the sliders of
+/// `sliders` whose line runs through it: with the enemy's sliders, the pieces pinned to
+/// `king`; with one's own against the enemy king, the pieces whose move uncovers check.
+#[inline]
+pub fn lone_blockers(
+    board: &shakmaty::Board,
+    king: Square,
+    sliders: Bitboard,
+    blockers: Bitboard,
+) -> Bitboard {
+    let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+        | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
+        & sliders;
+    let mut lone = Bitboard::EMPTY;
+    for sniper in snipers {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if let Some(blocker) = between.single_square()
+            && blockers.contains(blocker)
+        {
+            lone.add(blocker);
+        }
+    }
+    lone
 }
 
 fn full_key(pos: &Chess) -> u64 {

@@ -14,7 +14,8 @@
 //! - [`Legality::is_legal_anywhere`]: any move at all (a table move decoded from
 //!   16 bits, a killer from a sibling node): first whether it is pseudo-legal here.
 
-use shakmaty::attacks::{aligned, attacks, between, bishop_attacks, pawn_attacks, rook_attacks};
+use crate::position::lone_blockers;
+use shakmaty::attacks::{aligned, attacks, between, pawn_attacks};
 use shakmaty::{Bitboard, Chess, Move, Position, Role, Square};
 
 /// What one node knows to decide the legality of its moves.
@@ -52,21 +53,9 @@ impl Legality {
         let king = board
             .king_of(us)
             .expect("a legal position has a king on each side");
-        let snipers = ((rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-            | (bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-            & board.by_color(!us);
-        let occupied = board.occupied();
-        let ours = board.by_color(us);
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(king, sniper) & occupied;
-            if let Some(blocker) = blockers.single_square().filter(|&b| ours.contains(b)) {
-                pinned.add(blocker);
-            }
-        }
         Legality {
             king,
-            pinned,
+            pinned: lone_blockers(board, king, board.by_color(!us), board.by_color(us)),
             checkers,
         }
     }
@@ -175,7 +164,7 @@ fn is_pseudo_legal(pos: &Chess, m: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packed_move::{decode_move, pack_move};
+    use crate::packed_move::{unpack_move, unpack_move_if};
     use crate::search::movegen;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode};
@@ -337,13 +326,12 @@ mod tests {
             // Every table code, on one position in a thousand.
             if i % 1000 == 0 {
                 for packed in 1..=u16::MAX {
-                    let Some(m) = decode_move(pos, packed) else {
-                        continue;
-                    };
-                    checked += 1;
-                    let want = pack_move(m) == packed && pos.is_legal(m);
-                    let got = pack_move(m) == packed && legality.is_legal_anywhere(pos, m);
-                    assert_eq!(got, want, "{m:?} ({packed}) in {}", fen_of(pos));
+                    let got = unpack_move_if(pos, packed, |m| {
+                        checked += 1;
+                        legality.is_legal_anywhere(pos, m)
+                    });
+                    let want = unpack_move(pos, packed);
+                    assert_eq!(got, want, "code {packed} in {}", fen_of(pos));
                 }
             }
         }

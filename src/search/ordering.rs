@@ -15,7 +15,7 @@ use super::movegen;
 use super::node::Mode;
 use super::params::KILLER_SLOTS;
 use super::see::see_ge;
-use crate::packed_move::{decode_move, pack_move};
+use crate::packed_move::{pack_move, unpack_move_if};
 use crate::position::CheckSquares;
 use crate::score::MAX_PLY;
 use arrayvec::ArrayVec;
@@ -142,6 +142,16 @@ pub struct OrderingSwitches {
     pub see_ordering: bool,
     pub killers: bool,
     pub history: bool,
+}
+
+impl OrderingSwitches {
+    /// Every ordering heuristic on, as in play.
+    pub const ALL_ON: OrderingSwitches = OrderingSwitches {
+        mvv_lva: true,
+        see_ordering: true,
+        killers: true,
+        history: true,
+    };
 }
 
 /// A move and its order score.
@@ -272,8 +282,9 @@ impl<'a, M: Mode> MovePicker<'a, M> {
         debug_assert!(!self.pos.is_check(), "in check, the evasions are listed");
         let legality = Legality::out_of_check(self.pos);
         self.legality = Some(legality);
-        self.table_move = decode_move(self.pos, packed_table_move).filter(|&m| {
-            pack_move(m) == packed_table_move && legality.is_legal_anywhere(self.pos, m)
+        let pos = self.pos;
+        self.table_move = unpack_move_if(pos, packed_table_move, |m| {
+            legality.is_legal_anywhere(pos, m)
         });
     }
 
@@ -678,12 +689,7 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
-    const ALL_ON: OrderingSwitches = OrderingSwitches {
-        mvv_lva: true,
-        see_ordering: true,
-        killers: true,
-        history: true,
-    };
+    const ALL_ON: OrderingSwitches = OrderingSwitches::ALL_ON;
 
     #[test]
     fn picker_orders_table_move_then_captures_by_victim() {

@@ -13,14 +13,6 @@ use super::params::KILLER_SLOTS;
 use crate::packed_move::pack_move;
 use shakmaty::{Chess, Move, Position};
 
-/// Every ordering heuristic on, as in play.
-const ALL_ON: OrderingSwitches = OrderingSwitches {
-    mvv_lva: true,
-    see_ordering: true,
-    killers: true,
-    history: true,
-};
-
 /// Number of leaf nodes `depth` plies below `pos`, counted through the move picker.
 pub fn picker_perft(pos: &Chess, depth: u32) -> u64 {
     let mut walk = Walk {
@@ -50,7 +42,7 @@ impl Walk {
             pos.legal_moves().to_vec()
         } else {
             let killers = self.quiets[ply];
-            let mut picker = MovePicker::<Play>::new(pos, ALL_ON);
+            let mut picker = MovePicker::<Play>::new(pos, OrderingSwitches::ALL_ON);
             picker.staged(self.first[ply].map_or(0, pack_move));
             let history = &self.history;
             let hints = || QuietHints {
