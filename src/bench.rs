@@ -4,7 +4,7 @@
 
 use crate::nnue::Network;
 use crate::position::Board;
-use crate::search::{Control, Limits, SearchConfig, Searcher};
+use crate::search::{Control, Limits, SearchConfig, Searcher, SharedContext, ThreadData};
 use crate::tt::TranspositionTable;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -94,8 +94,11 @@ pub fn run_until(
     let started = Instant::now();
     let mut total = 0;
     let tt = TranspositionTable::new(BENCH_HASH_MB).expect("bench table");
+    // Each position starts from a cleared table and cleared thread data, as a `go`.
+    let mut thread = Box::<ThreadData>::default();
     for (i, fen) in POSITIONS.iter().enumerate() {
         tt.clear();
+        thread.clear();
         let pos: Chess = fen
             .parse::<Fen>()
             .expect("bench FEN")
@@ -105,7 +108,8 @@ pub fn run_until(
             depth: Some(depth),
             ..Limits::default()
         };
-        let mut searcher = Searcher::new(&tt, control, config, limits, 0);
+        let shared = SharedContext::alone(&tt, control);
+        let mut searcher = Searcher::new(shared, &mut thread, config, limits, 0);
         let result = searcher.search(&Board::with_network(pos, network), &[], &mut |_| {});
         if control.is_stopped() {
             return None;

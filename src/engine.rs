@@ -5,9 +5,10 @@
 
 use crate::nnue::Network;
 use crate::position::{Board, parse_fen_tolerant};
-use crate::search::threads::{Done, Member, ThreadGroup, ThreadPool};
+use crate::search::threads::{Done, ThreadGroup, ThreadPool};
 use crate::search::{
-    Control, CurrentMove, Limits, Report, SearchConfig, SearchResult, Searcher, ThreadState,
+    Control, CurrentMove, Limits, Report, SearchConfig, SearchResult, Searcher, SharedContext,
+    ThreadData,
 };
 use crate::tablebase::{Tablebases, TbConfig};
 use crate::text::shorten;
@@ -52,41 +53,34 @@ struct SearchJob {
 }
 
 impl SearchJob {
-    /// Thread `id`'s search, with the thread's state (kept in `slot` between searches).
+    /// Thread `id`'s search, in the thread's own data (owned by the pool).
     fn search(
         &self,
         id: usize,
-        slot: &mut Option<ThreadState>,
+        thread: &mut ThreadData,
         report: &mut dyn FnMut(&Report),
         announce: Option<&dyn Fn(CurrentMove)>,
     ) -> SearchResult {
         // Every search starts with fresh histories, as one thread's always did.
-        let state = match slot.take() {
-            Some(mut kept) => {
-                kept.clear();
-                kept
-            }
-            None => ThreadState::default(),
+        thread.clear();
+        let shared = SharedContext {
+            tt: &self.tt,
+            control: &self.control,
+            group: Some(&self.group),
+            tablebases: Some(&self.tablebases),
         };
-        let mut searcher = Searcher::in_group(
-            &self.tt,
-            &self.control,
+        let mut searcher = Searcher::thread_of(
+            shared,
+            id,
+            thread,
             self.config,
             self.limits.clone(),
             self.move_overhead_ms,
-            Member {
-                group: &self.group,
-                id,
-            },
-            state,
         );
-        searcher.use_tablebases(&self.tablebases);
         if let Some(announce) = announce {
             searcher.announce_current_moves(announce);
         }
-        let result = searcher.search(&self.board, &self.game_keys, report);
-        *slot = Some(searcher.into_state());
-        result
+        searcher.search(&self.board, &self.game_keys, report)
     }
 }
 
@@ -290,15 +284,15 @@ impl Engine {
                 let job = Arc::clone(&job);
                 self.pool.run(
                     id,
-                    Box::new(move |slot| {
-                        job.search(id, slot, &mut |_| {}, None);
+                    Box::new(move |thread| {
+                        job.search(id, thread, &mut |_| {}, None);
                     }),
                 )
             })
             .collect();
         let done = self.pool.run(
             0,
-            Box::new(move |slot| {
+            Box::new(move |thread| {
                 let fallback = job.board.chess().legal_moves().first().copied();
                 // The last line 1 shown, and whether it came after the `ponderhit`.
                 let mut last_line: Option<(Report, bool)> = None;
@@ -308,7 +302,7 @@ impl Engine {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     job.search(
                         0,
-                        slot,
+                        thread,
                         &mut |r| {
                             if r.multipv == 1 {
                                 last_line = Some((r.clone(), !job.control.is_pondering()));
@@ -320,7 +314,7 @@ impl Engine {
                 }));
                 let result = outcome.unwrap_or_else(|_| {
                     log::error!("search panicked; playing the first legal move");
-                    *slot = None;
+                    *thread = ThreadData::default();
                     SearchResult {
                         best: fallback,
                         ponder: None,

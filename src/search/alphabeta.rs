@@ -89,7 +89,7 @@ impl MoveLoop {
 impl Searcher<'_> {
     /// The value of `board` searched `depth` plies deep, within (`alpha`, `beta`);
     /// `NT` says what kind of node it is (root, PV, non-PV). How the node was reached
-    /// is in `self.stack[ply]`, set by the parent.
+    /// is in `self.thread.stack[ply]`, set by the parent.
     pub(super) fn negamax<NT: NodeKind>(
         &mut self,
         board: &Board,
@@ -107,7 +107,7 @@ impl Searcher<'_> {
         );
         if !root {
             // The root keeps its line from the last iteration until a move replaces it.
-            self.pv_len[ply] = 0;
+            self.thread.pv_len[ply] = 0;
         }
         let in_check = board.in_check();
 
@@ -137,10 +137,10 @@ impl Searcher<'_> {
 
         // A node searched without one of its moves (the singular-extension test): its
         // table entry belongs to the whole node, so it neither cuts on it nor stores.
-        let excluded = self.stack[ply].excluded;
+        let excluded = self.thread.stack[ply].excluded;
 
         // Step 5. The transposition table: the table move, and perhaps a cutoff.
-        let entry = self.tt.probe(board.key());
+        let entry = self.shared.tt.probe(board.key());
         // The table move, packed as the table keeps it (0: none); the picker decodes
         // it into a move of this position (step 7), if the node gets that far.
         let packed_table_move = entry.map_or(0, |e| e.packed_move);
@@ -307,7 +307,7 @@ impl Searcher<'_> {
         if !NT::ROOT
             && self.probe_in_tree
             && excluded.is_none()
-            && let Some(tablebases) = self.tablebases
+            && let Some(tablebases) = self.shared.tablebases
             && let Some(wdl) = tablebases.probe_wdl(board.chess(), depth)
         {
             let tb = wdl_score(wdl, ply, tablebases.config().rule50);
@@ -365,7 +365,7 @@ impl Searcher<'_> {
         } else {
             score::clamp_eval(raw_eval + correction)
         };
-        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
+        self.thread.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // "Improving": the static evaluation rose since our last move (two plies back).
         // Where it did, pruning on it is riskier; where it fell, it is safer.
         // Without an evaluation two plies back (before the root, where a sentinel frame
@@ -373,6 +373,7 @@ impl Searcher<'_> {
         // the cautious side.
         let improving = !in_check
             && self
+                .thread
                 .stack
                 .earlier(ply, 2)
                 .static_eval
@@ -442,7 +443,7 @@ impl Searcher<'_> {
         if NT::Mode::on(self.config.null_move)
             && !NT::PV
             && !node.in_check
-            && self.stack[ply].reached_by != Reached::Null
+            && self.thread.stack[ply].reached_by != Reached::Null
             && node.excluded.is_none()
             && depth >= params.null_move_min_depth
             && !score::is_decisive(beta)
@@ -452,12 +453,12 @@ impl Searcher<'_> {
         {
             let reduced = depth - 1 - params.null_move_reduction(depth);
             if child.network().is_some() {
-                self.accumulators.push_null(ply + 1);
+                self.thread.accumulators.push_null(ply + 1);
             }
-            self.keys.push(board.key());
-            self.stack[ply + 1].reached_by = Reached::Null;
+            self.thread.keys.push(board.key());
+            self.thread.stack[ply + 1].reached_by = Reached::Null;
             let score = -self.negamax::<NT::NonPv>(&child, reduced, -beta, -beta + 1, ply + 1);
-            self.keys.pop();
+            self.thread.keys.pop();
             if self.stopped {
                 return Some(0);
             }
@@ -538,7 +539,7 @@ impl Searcher<'_> {
             && let Some(m) = table_move
         {
             let singular_beta = tt_score - params.se_margin_per_ply * depth;
-            self.stack[ply].excluded = Some(m);
+            self.thread.stack[ply].excluded = Some(m);
             let score = self.negamax::<NT::NonPv>(
                 board,
                 params.singular_depth(depth),
@@ -546,7 +547,7 @@ impl Searcher<'_> {
                 singular_beta,
                 ply,
             );
-            self.stack[ply].excluded = None;
+            self.thread.stack[ply].excluded = None;
             if self.stopped {
                 return ControlFlow::Break(0);
             }
@@ -580,7 +581,7 @@ impl Searcher<'_> {
         // The quiet moves searched, in order (they lose history at a cutoff). Not in
         // `moves`: there they cost 0.16 % more instructions.
         let mut quiets_tried: ArrayVec<Move, 256> = ArrayVec::new();
-        self.keys.push(board.key());
+        self.thread.keys.push(board.key());
         while let Some(m) = picker.next(|| self.quiet_hints(ply)) {
             moves.any_move = true;
             if Some(m) == node.excluded {
@@ -602,7 +603,7 @@ impl Searcher<'_> {
             let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);
             let nodes_before = self.nodes;
-            self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
+            self.thread.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
 
             // Step 8d. Late move reductions.
             let reduction = if reducible {
@@ -634,7 +635,7 @@ impl Searcher<'_> {
                 self.book_root_nodes(m, self.nodes - nodes_before);
             }
             if self.stopped {
-                self.keys.pop();
+                self.thread.keys.pop();
                 return ControlFlow::Break(0);
             }
 
@@ -664,7 +665,7 @@ impl Searcher<'_> {
                 quiets_tried.push(m);
             }
         }
-        self.keys.pop();
+        self.thread.keys.pop();
         ControlFlow::Continue(())
     }
 
@@ -751,7 +752,7 @@ impl Searcher<'_> {
         // Not at the root: a root move reduced at every iteration is never seen deeply
         // (a quiet sacrifice with bad history would stay hidden for good).
         let hints = self.quiet_hints(node.ply);
-        let reduction = self.reductions.get(node.depth, searched)
+        let reduction = self.thread.reductions.get(node.depth, searched)
             // Exact scores matter more on the principal variation.
             - NT::PV as i32
             // A worsening position is less likely to be saved by a late move.
@@ -858,7 +859,8 @@ impl Searcher<'_> {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.correction
+            self.thread
+                .correction
                 .update(features, best_score - static_eval, depth, &params);
         }
         best_score
@@ -880,16 +882,16 @@ impl Searcher<'_> {
         let params = self.config.params;
         let mut picker = MovePicker::<NT::Mode>::new(board.chess(), self.ordering_switches());
         picker.noisy();
-        self.keys.push(board.key());
+        self.thread.keys.push(board.key());
         let mut found = None;
-        while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
+        while let Some(m) = picker.next(|| QuietHints::history_only(&self.thread.history)) {
             if !see_ge(board.chess(), m, probcut_beta - static_eval) {
                 continue;
             }
             let key_soon_after = self.prefetch_child(board, m);
             let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);
-            self.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
+            self.thread.stack[ply + 1].reached_by = Reached::Move(PieceTo::new(board.turn(), m));
             let mut score =
                 -self.quiescence::<NT::Mode>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
@@ -912,7 +914,7 @@ impl Searcher<'_> {
                 break;
             }
         }
-        self.keys.pop();
+        self.thread.keys.pop();
         found
     }
 
@@ -920,12 +922,12 @@ impl Searcher<'_> {
     /// to the previous move, and the histories (continuations of the moves one and two
     /// plies back).
     fn quiet_hints(&self, ply: usize) -> QuietHints<'_> {
-        let earlier = self.stack.earlier_moves(ply);
+        let earlier = self.thread.stack.earlier_moves(ply);
         QuietHints {
-            killers: *self.killers.get(ply),
-            counter: earlier[0].and_then(|p| self.counters.get(p)),
-            history: &self.history,
-            continuations: earlier.map(|e| e.map(|p| self.continuation.row(p))),
+            killers: *self.thread.killers.get(ply),
+            counter: earlier[0].and_then(|p| self.thread.counters.get(p)),
+            history: &self.thread.history,
+            continuations: earlier.map(|e| e.map(|p| self.thread.continuation.row(p))),
         }
     }
 
@@ -940,25 +942,29 @@ impl Searcher<'_> {
         ply: usize,
     ) {
         if M::on(self.config.killers) {
-            self.killers.add(ply, m);
+            self.thread.killers.add(ply, m);
         }
         if M::on(self.config.history) {
             let bonus = self.config.params.history_bonus(depth);
             let side = board.turn();
-            self.history.update(side, m, bonus);
+            self.thread.history.update(side, m, bonus);
             for &q in tried {
-                self.history.update(side, q, -bonus);
+                self.thread.history.update(side, q, -bonus);
             }
             // The same bonus and malus as answers to the moves one and two plies back.
-            let earlier = self.stack.earlier_moves(ply);
+            let earlier = self.thread.stack.earlier_moves(ply);
             for e in earlier.into_iter().flatten() {
-                self.continuation.update(e, PieceTo::new(side, m), bonus);
+                self.thread
+                    .continuation
+                    .update(e, PieceTo::new(side, m), bonus);
                 for &q in tried {
-                    self.continuation.update(e, PieceTo::new(side, q), -bonus);
+                    self.thread
+                        .continuation
+                        .update(e, PieceTo::new(side, q), -bonus);
                 }
             }
             if let Some(previous) = earlier[0] {
-                self.counters.set(previous, m);
+                self.thread.counters.set(previous, m);
             }
         }
     }
@@ -967,7 +973,7 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::node::{NonPv, Play};
-    use super::super::{Control, Limits, SearchConfig};
+    use super::super::{Control, Limits, SearchConfig, SharedContext, ThreadData};
     use super::*;
     use crate::position::parse_fen;
     use crate::tt::TranspositionTable;
@@ -984,8 +990,10 @@ mod tests {
         assert!(board.has_non_pawn_material(), "a bishop: null move allowed");
         let tt = TranspositionTable::new(1).unwrap();
         let control = Control::new(false);
-        let mut searcher =
-            Searcher::new(&tt, &control, SearchConfig::default(), Limits::default(), 0);
+        let mut thread = ThreadData::default();
+        let shared = SharedContext::alone(&tt, &control);
+        let config = SearchConfig::default();
+        let mut searcher = Searcher::new(shared, &mut thread, config, Limits::default(), 0);
         searcher.set_up_root(&board, &[]);
         let beta = score::mated_in(21);
         let score = searcher.negamax::<NonPv<Play>>(&board, 6, beta - 1, beta, 0);

@@ -25,13 +25,13 @@ impl Searcher<'_> {
     ) -> SearchResult {
         self.set_up_root(root, game_keys);
         let mut result = SearchResult {
-            best: self.root_order.first().copied(),
+            best: self.thread.root_order.first().copied(),
             ponder: None,
             score: 0,
             depth: 0,
             nodes: 0,
         };
-        if self.root_order.is_empty() {
+        if self.thread.root_order.is_empty() {
             result.score = if root.in_check() {
                 score::mated_in(0)
             } else {
@@ -44,7 +44,7 @@ impl Searcher<'_> {
         }
         // The lines reported; a search below full strength may search more, to choose
         // its move among them (`strength.rs`).
-        let shown = self.limits.multipv.clamp(1, self.root_moves.len());
+        let shown = self.limits.multipv.clamp(1, self.thread.root_moves.len());
         let lines = if self.weakening.is_some() {
             self.plan_weakened_search(root, shown)
         } else {
@@ -69,7 +69,7 @@ impl Searcher<'_> {
                 continue;
             }
             self.seldepth = 0;
-            self.root_moves.start_iteration();
+            self.thread.root_moves.start_iteration();
             // What the clock judges the iteration by: the first line's nodes (the best
             // move's share of them says how settled the search is, however many lines
             // follow) and its best move, score and nodes (with MultiPV, the exact scores
@@ -77,12 +77,12 @@ impl Searcher<'_> {
             let (first_line_nodes, first_line) =
                 self.search_lines(root, depth, lines, last_progress.as_ref(), report);
             if lines > 1 && !self.stopped {
-                self.root_moves.rank_lines(lines);
+                self.thread.root_moves.rank_lines(lines);
                 self.report_lines(depth, shown, report);
             }
             // The root takes only moves whose search completed, so even an interrupted
             // iteration's line is a fully searched one, at least as good as the last.
-            let best = self.root_moves.get(0).expect("a root move");
+            let best = self.thread.root_moves.get(0).expect("a root move");
             if !best.pv.is_empty() {
                 result.best = Some(best.mv);
                 result.ponder = best.pv.get(1).copied();
@@ -111,7 +111,7 @@ impl Searcher<'_> {
                 stable_iterations = 0;
             }
             previous_first_move = Some(first_move);
-            if self.root_moves.len() == 1
+            if self.thread.root_moves.len() == 1
                 && let Some(time) = &mut self.time
             {
                 // One legal move: answer now (also right after a `ponderhit`).
@@ -148,29 +148,33 @@ impl Searcher<'_> {
     /// table's new search, the moves to search (`searchmoves`, or all if none of them
     /// is legal), the network's sums, the tablebases' ranking.
     pub(super) fn set_up_root(&mut self, root: &Board, game_keys: &[u64]) {
-        self.keys.clear();
-        self.keys.extend_from_slice(game_keys);
-        if self.group.is_none() {
+        self.thread.keys.clear();
+        self.thread.keys.extend_from_slice(game_keys);
+        if self.shared.group.is_none() {
             // A group's table starts its new search once, before the threads start.
-            self.tt.new_search();
+            self.shared.tt.new_search();
         }
         let legal = root.chess().legal_moves();
         let searchmoves = &self.limits.searchmoves;
-        self.root_order.clear();
-        self.root_order.extend(
+        self.thread.root_order.clear();
+        self.thread.root_order.extend(
             legal
                 .iter()
                 .filter(|m| searchmoves.is_empty() || searchmoves.contains(m)),
         );
-        if self.root_order.is_empty() {
+        if self.thread.root_order.is_empty() {
             // `searchmoves` with no legal move in it: search everything rather than nothing.
-            self.root_order.extend_from_slice(&legal);
+            self.thread.root_order.extend_from_slice(&legal);
         }
         if let Some(network) = root.network() {
-            self.accumulators.set_root(network, root.chess().board());
+            self.thread
+                .accumulators
+                .set_root(network, root.chess().board());
         }
         self.probe_tablebases_at_root(root, game_keys);
-        self.root_moves.reset(self.root_order.iter().copied());
+        self.thread
+            .root_moves
+            .reset(self.thread.root_order.iter().copied());
     }
 
     /// One iteration's `lines` (MultiPV) at `depth`, each in its aspiration window:
@@ -192,7 +196,11 @@ impl Searcher<'_> {
             self.aspiration(root, depth, lines, report);
             if pv_index == 0 {
                 first_line_nodes = self.nodes - nodes_before;
-                first_line = self.root_moves.get(0).map(|r| (r.mv, r.score, r.nodes));
+                first_line = self
+                    .thread
+                    .root_moves
+                    .get(0)
+                    .map(|r| (r.mv, r.score, r.nodes));
             }
             if self.stopped {
                 break;
@@ -204,7 +212,7 @@ impl Searcher<'_> {
                 && let Some(progress) = last_progress
                 && let Some(soft) = self.soft_time(progress)
             {
-                if self.control.elapsed() >= soft {
+                if self.shared.control.elapsed() >= soft {
                     self.stopped = true;
                     break;
                 }
@@ -221,7 +229,7 @@ impl Searcher<'_> {
     /// hold another position's entry). Reads the table only: the search is unchanged.
     pub(super) fn ponder_from_table(&self, root: &Board, best: Move) -> Option<Move> {
         let child = root.play(best);
-        let entry = self.tt.probe(child.key())?;
+        let entry = self.shared.tt.probe(child.key())?;
         unpack_move(child.chess(), entry.packed_move)
     }
 
@@ -239,6 +247,7 @@ impl Searcher<'_> {
             return;
         }
         let Some(line) = self
+            .thread
             .root_moves
             .get(0)
             .filter(|r| r.mv == best && !r.pv.is_empty())
@@ -276,6 +285,7 @@ impl Searcher<'_> {
     ) {
         let params = self.config.params;
         let previous = self
+            .thread
             .root_moves
             .get(self.pv_index)
             .map_or(0, |r| r.previous_score);
@@ -294,10 +304,10 @@ impl Searcher<'_> {
             (-INFINITY, INFINITY)
         };
         loop {
-            self.root_moves.start_search(self.pv_index);
+            self.thread.root_moves.start_search(self.pv_index);
             let score = self.search_root(root, depth, alpha, beta);
             // Also after a stop: the moves whose search completed count.
-            self.root_moves.rank_from(self.pv_index);
+            self.thread.root_moves.rank_from(self.pv_index);
             if self.stopped {
                 return;
             }
@@ -342,6 +352,7 @@ impl Searcher<'_> {
             return;
         }
         let pv = self
+            .thread
             .root_moves
             .get(rank)
             .map_or_else(Vec::new, |r| r.pv.clone());
@@ -374,10 +385,10 @@ impl Searcher<'_> {
             seldepth: self.seldepth,
             score,
             bound,
-            tbhits: self.tablebases.map_or(0, |t| t.hits()),
+            tbhits: self.shared.tablebases.map_or(0, |t| t.hits()),
             nodes: self.total_nodes(),
-            time: self.control.elapsed(),
-            hashfull: self.tt.hashfull(),
+            time: self.shared.control.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
             pv,
             cutoffs: self.cutoffs,
         });
@@ -391,7 +402,7 @@ impl Searcher<'_> {
         report: &mut dyn FnMut(&Report),
     ) {
         for rank in 0..lines {
-            let score = self.root_moves.get(rank).map_or(0, |r| r.score);
+            let score = self.thread.root_moves.get(rank).map_or(0, |r| r.score);
             self.report(depth, rank, score, ScoreBound::Exact, report);
         }
     }
@@ -412,13 +423,13 @@ impl Searcher<'_> {
             return true;
         }
         self.soft_time(progress)
-            .is_some_and(|soft| self.control.elapsed() >= soft)
+            .is_some_and(|soft| self.shared.control.elapsed() >= soft)
     }
 
     /// When the main thread's clock says to start nothing more, after an iteration
     /// that went as `progress` says (none in an infinite search or while pondering).
     pub(super) fn soft_time(&self, progress: &Progress) -> Option<Duration> {
-        if self.id != 0 || self.limits.infinite || self.control.is_pondering() {
+        if self.id != 0 || self.limits.infinite || self.shared.control.is_pondering() {
             return None;
         }
         self.time.map(|t| {

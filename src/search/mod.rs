@@ -22,7 +22,8 @@
 //! * `picker_perft.rs`: perft through the move picker, to prove the two above;
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
-//! * `state.rs`: what a thread keeps between searches (tables, cleared in place);
+//! * `thread_data.rs`: what lives as long as a search thread (histories, stack, PV
+//!   table…: `ThreadData`), owned by the thread pool and cleared in place per `go`;
 //! * `root.rs`: the root moves, ranked, with their scores and lines (MultiPV), and the
 //!   root's side of the search (its move list, the tablebases' ranking);
 //! * `threads.rs`: Lazy SMP: the search threads and what they share;
@@ -46,33 +47,27 @@ mod repetition;
 mod root;
 pub(crate) mod see;
 mod stack;
-mod state;
 pub mod strength;
+mod thread_data;
 pub mod threads;
 
-use crate::nnue::AccumulatorStack;
 use crate::packed_move::pack_move;
 use crate::position::Board;
-use crate::score::{self, MAX_PLY, Score};
+use crate::score::{self, Score};
 use crate::tablebase::Tablebases;
 use crate::time::{Clock, Policy, TimeManager};
 use crate::tt::{Bound, Entry, TranspositionTable};
-use correction::CorrectionHistory;
-use history::{ContinuationHistory, CounterMoves, History};
 use node::Mode;
-use ordering::{Killers, OrderingSwitches};
+use ordering::OrderingSwitches;
 use params::*;
-use root::RootMoves;
 use shakmaty::{Move, Position};
-use stack::Stack;
-use state::PvTable;
 use strength::{Strength, Weakening};
-use threads::{Member, ThreadGroup};
+use threads::ThreadGroup;
 
 pub use control::Control;
 pub use picker_perft::picker_perft;
-pub use state::ThreadState;
 use std::time::Duration;
+pub use thread_data::ThreadData;
 
 /// Declares the developer switches once: each turns one part of the search off for
 /// measurement (UCI options `Debug_*`, hidden unless `tabas --dev`; all on in play).
@@ -241,16 +236,43 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// One thread's search. Alone (`new`: bench, self-play) or as thread `id` of a group
-/// (`in_group`: the engine's Lazy SMP), where thread 0 is the main thread: the only
-/// one that reports, watches the clock, and whose result counts.
+/// What all threads of one search share: the transposition table, the stop flag, the
+/// group's node counts (Lazy SMP) and the tablebases. Copied into each thread's
+/// `Searcher`; everything it points to outlives the search.
+#[derive(Clone, Copy)]
+pub struct SharedContext<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    /// The threads of the search (`None`: one thread alone: bench, self-play, tests).
+    pub group: Option<&'a ThreadGroup>,
+    /// Syzygy tables (none for bench and self-play).
+    pub tablebases: Option<&'a Tablebases>,
+}
+
+impl<'a> SharedContext<'a> {
+    /// One thread alone, without tablebases.
+    pub fn alone(tt: &'a TranspositionTable, control: &'a Control) -> SharedContext<'a> {
+        SharedContext {
+            tt,
+            control,
+            group: None,
+            tablebases: None,
+        }
+    }
+}
+
+/// One thread's search of one `go`: the per-search context. It borrows what lives as
+/// long as the thread (`ThreadData`, owned by the pool) and what all threads share
+/// (`SharedContext`), and holds what this one search needs: its limits and clock, its
+/// node count, what it has shown. Alone or as thread `id` of a group, where thread 0
+/// is the main thread: the only one that reports, watches the clock, and whose result
+/// counts.
 pub struct Searcher<'a> {
-    tt: &'a TranspositionTable,
-    control: &'a Control,
+    shared: SharedContext<'a>,
+    thread: &'a mut ThreadData,
     config: SearchConfig,
     limits: Limits,
     time: Option<TimeManager>,
-    group: Option<&'a ThreadGroup>,
     id: usize,
     nodes: u64,
     /// The other threads' nodes, as last read (for `go nodes`).
@@ -259,28 +281,8 @@ pub struct Searcher<'a> {
     stopped: bool,
     /// Set once depth 1 has completed.
     first_iteration_done: bool,
-    stack: Stack,
-    killers: Killers,
-    history: Box<History>,
-    continuation: ContinuationHistory,
-    counters: CounterMoves,
-    correction: Box<CorrectionHistory>,
-    reductions: Reductions,
-    /// The network's sums along the current path (unused with the hand-written evaluation).
-    accumulators: Box<AccumulatorStack>,
-    /// Keys of the positions before the current node: game history, then the search path.
-    keys: Vec<u64>,
-    pv: Box<PvTable>,
-    pv_len: [usize; MAX_PLY + 1],
-    /// The root's moves, restricted by `searchmoves`, in generation order (the order
-    /// the root's move picker starts from).
-    root_order: Vec<Move>,
-    /// The same moves ranked, with their scores and lines.
-    root_moves: RootMoves,
     /// The MultiPV line being searched: the moves ranked before it are left out.
     pv_index: usize,
-    /// Syzygy tables (none for bench and self-play).
-    tablebases: Option<&'a Tablebases>,
     /// Probe the tables inside the tree (not when the root's probe already ranked the
     /// moves by DTZ, or the root is not won: see `tablebase.rs`).
     probe_in_tree: bool,
@@ -306,59 +308,28 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
+    /// Thread `id`'s search (0: the main thread, or a thread alone) in `thread`'s
+    /// data, which the caller has cleared or not (a search works from whatever the
+    /// histories hold). Helpers (`id` > 0) never look at the clock.
     pub fn new(
-        tt: &'a TranspositionTable,
-        control: &'a Control,
+        shared: SharedContext<'a>,
+        thread: &'a mut ThreadData,
         config: SearchConfig,
         limits: Limits,
         move_overhead_ms: u64,
     ) -> Searcher<'a> {
-        Searcher::with_state(
-            tt,
-            control,
-            config,
-            limits,
-            move_overhead_ms,
-            None,
-            ThreadState::default(),
-        )
+        Searcher::thread_of(shared, 0, thread, config, limits, move_overhead_ms)
     }
 
-    /// One thread of a group (`member`), with the thread's own state (give it back
-    /// with `into_state`). Helpers (`id` > 0) never look at the clock.
-    pub fn in_group(
-        tt: &'a TranspositionTable,
-        control: &'a Control,
+    /// Thread `id` of the group in `shared` (see `new`).
+    pub fn thread_of(
+        shared: SharedContext<'a>,
+        id: usize,
+        thread: &'a mut ThreadData,
         config: SearchConfig,
         limits: Limits,
         move_overhead_ms: u64,
-        member: Member<'a>,
-        state: ThreadState,
     ) -> Searcher<'a> {
-        Searcher::with_state(
-            tt,
-            control,
-            config,
-            limits,
-            move_overhead_ms,
-            Some(member),
-            state,
-        )
-    }
-
-    /// A searcher with a thread's own `state` (give it back with `into_state`), alone
-    /// (`member`: `None`) or as a thread of a group.
-    pub fn with_state(
-        tt: &'a TranspositionTable,
-        control: &'a Control,
-        config: SearchConfig,
-        limits: Limits,
-        move_overhead_ms: u64,
-        member: Option<Member<'a>>,
-        state: ThreadState,
-    ) -> Searcher<'a> {
-        let group = member.map(|m| m.group);
-        let id = member.map_or(0, |m| m.id);
         // (Read once per `go`, outside the tree: this switch costs nothing in play.)
         let policy = if config.adaptive_time {
             Policy::Adaptive
@@ -380,38 +351,20 @@ impl<'a> Searcher<'a> {
             );
             Weakening::new(s, move_time)
         });
+        thread.reductions.update(&config.params);
         Searcher {
-            tt,
-            control,
+            shared,
+            thread,
             config,
             limits,
             time,
-            group,
             id,
             nodes: 0,
             other_nodes: 0,
             seldepth: 0,
             stopped: false,
             first_iteration_done: false,
-            stack: state.stack,
-            killers: state.killers,
-            history: state.history,
-            continuation: state.continuation,
-            counters: state.counters,
-            correction: state.correction,
-            reductions: {
-                let mut reductions = state.reductions;
-                reductions.update(&config.params);
-                reductions
-            },
-            accumulators: state.accumulators,
-            keys: state.keys,
-            pv: state.pv,
-            pv_len: [0; MAX_PLY + 1],
-            root_order: state.root_order,
-            root_moves: state.root_moves,
             pv_index: 0,
-            tablebases: None,
             probe_in_tree: false,
             root_tb_score: None,
             shown: None,
@@ -430,32 +383,9 @@ impl<'a> Searcher<'a> {
         self.announce = Some(announce);
     }
 
-    /// Probes `tablebases` at the root and in the tree.
-    pub fn use_tablebases(&mut self, tablebases: &'a Tablebases) {
-        self.tablebases = Some(tablebases);
-    }
-
-    /// The thread's state, to keep for its next search.
-    pub fn into_state(self) -> ThreadState {
-        ThreadState {
-            stack: self.stack,
-            killers: self.killers,
-            history: self.history,
-            continuation: self.continuation,
-            counters: self.counters,
-            correction: self.correction,
-            reductions: self.reductions,
-            accumulators: self.accumulators,
-            keys: self.keys,
-            pv: self.pv,
-            root_order: self.root_order,
-            root_moves: self.root_moves,
-        }
-    }
-
     /// Nodes of all threads (this one's exact, the others' as last published).
     fn total_nodes(&self) -> u64 {
-        match self.group {
+        match self.shared.group {
             Some(group) => {
                 group.publish(self.id, self.nodes);
                 group.total()
@@ -491,8 +421,8 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) || self.control.is_stopped() {
-            if let Some(group) = self.group {
+        if self.nodes.is_multiple_of(CHECK_EVERY_NODES) || self.shared.control.is_stopped() {
+            if let Some(group) = self.shared.group {
                 group.publish(self.id, self.nodes);
                 self.other_nodes = group.total() - self.nodes;
                 if group.is_over() {
@@ -503,13 +433,13 @@ impl<'a> Searcher<'a> {
             // is what makes the answer a searched move with its line, and it takes well
             // under a millisecond.
             let out_of_time = self.time.is_some_and(|t| {
-                !self.control.is_pondering()
-                    && (self.control.elapsed() >= t.hard()
+                !self.shared.control.is_pondering()
+                    && (self.shared.control.elapsed() >= t.hard()
                         || self
                             .extra_lines_until
-                            .is_some_and(|end| self.control.elapsed() >= end))
+                            .is_some_and(|end| self.shared.control.elapsed() >= end))
             });
-            if self.first_iteration_done && (self.control.is_stopped() || out_of_time) {
+            if self.first_iteration_done && (self.shared.control.is_stopped() || out_of_time) {
                 self.stopped = true;
             }
         }
@@ -534,9 +464,9 @@ impl<'a> Searcher<'a> {
         let features = correction::Features::new(
             board.chess().board(),
             board.turn(),
-            self.stack.earlier_moves(ply),
+            self.thread.stack.earlier_moves(ply),
         );
-        self.correction.prefetch(&features);
+        self.thread.correction.prefetch(&features);
         features
     }
 
@@ -544,7 +474,9 @@ impl<'a> Searcher<'a> {
     /// `features` (nothing without them).
     #[inline]
     fn correction(&self, features: Option<&correction::Features>) -> Score {
-        features.map_or(0, |f| self.correction.correction(f, &self.config.params))
+        features.map_or(0, |f| {
+            self.thread.correction.correction(f, &self.config.params)
+        })
     }
 
     /// The static evaluation of `board`, the position at `ply` on the current path,
@@ -553,7 +485,7 @@ impl<'a> Searcher<'a> {
     fn evaluate(&mut self, board: &Board, ply: usize) -> Score {
         match board.network() {
             Some(network) => network.score(
-                self.accumulators.get(network, ply),
+                self.thread.accumulators.get(network, ply),
                 board.chess().board(),
                 board.turn(),
             ),
@@ -569,7 +501,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn prefetch_child(&self, board: &Board, m: Move) -> u64 {
         let key = board.key_soon_after(m);
-        self.tt.prefetch(key);
+        self.shared.tt.prefetch(key);
         key
     }
 
@@ -578,7 +510,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn entered(&mut self, child: &Board, ply: usize, us: shakmaty::Color, m: Move) {
         if child.network().is_some() {
-            self.accumulators.push_move(ply, us, m);
+            self.thread.accumulators.push_move(ply, us, m);
         }
     }
 
@@ -598,7 +530,7 @@ impl<'a> Searcher<'a> {
         best_move: Option<Move>,
         raw_eval: Score,
     ) {
-        self.tt.store(
+        self.shared.tt.store(
             board.key(),
             Entry {
                 packed_move: best_move.map_or(0, pack_move),
@@ -612,12 +544,12 @@ impl<'a> Searcher<'a> {
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
-        self.pv[ply][0] = Some(m);
-        let child_len = self.pv_len[ply + 1];
+        self.thread.pv[ply][0] = Some(m);
+        let child_len = self.thread.pv_len[ply + 1];
         for i in 0..child_len {
-            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+            self.thread.pv[ply][i + 1] = self.thread.pv[ply + 1][i];
         }
-        self.pv_len[ply] = child_len + 1;
+        self.thread.pv_len[ply] = child_len + 1;
     }
 }
 
@@ -650,7 +582,9 @@ mod tests {
                 depth: Some(bench::DEFAULT_DEPTH),
                 ..Limits::default()
             };
-            let mut searcher = Searcher::new(&tt, &control, config, limits, 0);
+            let mut thread = ThreadData::default();
+            let shared = SharedContext::alone(&tt, &control);
+            let mut searcher = Searcher::new(shared, &mut thread, config, limits, 0);
             assert!(!searcher.reads_switches, "every switch is on: play mode");
             searcher.reads_switches = reads_switches;
             let mut reports = Vec::new();
@@ -680,7 +614,9 @@ mod tests {
             depth: Some(6),
             ..Limits::default()
         };
-        let mut searcher = Searcher::new(&tt, &control, SearchConfig::default(), limits, 0);
+        let mut thread = ThreadData::default();
+        let shared = SharedContext::alone(&tt, &control);
+        let mut searcher = Searcher::new(shared, &mut thread, SearchConfig::default(), limits, 0);
         let mut seen = Vec::new();
         searcher.search(&Board::startpos(), &[], &mut |r| seen.push(r.cutoffs));
         assert!(seen.windows(2).all(|w| w[0].all <= w[1].all));

@@ -22,7 +22,7 @@ impl Searcher<'_> {
         ply: usize,
     ) -> Score {
         self.visit_node(ply);
-        self.pv_len[ply] = 0;
+        self.thread.pv_len[ply] = 0;
         if self.stopped {
             return 0;
         }
@@ -35,7 +35,7 @@ impl Searcher<'_> {
         // entry is at least as deep as quiescence), and a stored static evaluation
         // saves computing one.
         let entry = if M::on(self.config.quiescence_tt) {
-            self.tt.probe(board.key())
+            self.shared.tt.probe(board.key())
         } else {
             None
         };
@@ -85,7 +85,7 @@ impl Searcher<'_> {
 
         let mut best_move = None;
         // (The picker leaves out captures that lose material: see `MovePicker::noisy`.)
-        while let Some(m) = picker.next(|| QuietHints::history_only(&self.history)) {
+        while let Some(m) = picker.next(|| QuietHints::history_only(&self.thread.history)) {
             let key_soon_after = self.prefetch_child(board, m);
             let child = board.play_from_key(m, key_soon_after);
             self.entered(&child, ply + 1, board.turn(), m);

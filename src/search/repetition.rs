@@ -10,11 +10,11 @@ impl Searcher<'_> {
     /// True when the current node's position occurred before, within the reversible
     /// moves (twofold repetition counts as a draw, in the tree and against the game).
     pub(super) fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
-        let n = self.keys.len();
+        let n = self.thread.keys.len();
         let reach = (halfmoves as usize).min(n);
         let mut back = 2;
         while back <= reach {
-            if self.keys[n - back] == key {
+            if self.thread.keys[n - back] == key {
                 return true;
             }
             back += 2;

@@ -140,7 +140,7 @@ impl Searcher<'_> {
     pub(super) fn starting_root_move(&self, m: Move, number: usize, depth: i32) {
         if let Some(announce) = self.announce
             && self.id == 0
-            && self.control.elapsed() >= CURRENT_MOVE_AFTER
+            && self.shared.control.elapsed() >= CURRENT_MOVE_AFTER
         {
             announce(CurrentMove {
                 depth,
@@ -155,16 +155,19 @@ impl Searcher<'_> {
     pub(super) fn probe_tablebases_at_root(&mut self, root: &Board, game_keys: &[u64]) {
         self.root_tb_score = None;
         self.probe_in_tree = false;
-        let Some(tablebases) = self.tablebases else {
+        let Some(tablebases) = self.shared.tablebases else {
             return;
         };
         self.probe_in_tree = tablebases.cardinality() > 0;
         let repeated = repeated_since_zeroing(root, game_keys);
-        let Some(probe) = tablebases.probe_root(root.chess(), &self.root_order, repeated) else {
+        let Some(probe) = tablebases.probe_root(root.chess(), &self.thread.root_order, repeated)
+        else {
             return;
         };
         let kept = probe.kept();
-        self.root_order.retain(|m| kept.iter().any(|k| k.mv == *m));
+        self.thread
+            .root_order
+            .retain(|m| kept.iter().any(|k| k.mv == *m));
         self.root_tb_score = Some(kept[0].score);
         let won = matches!(kept[0].wdl, crate::tablebase::Wdl::Win);
         self.probe_in_tree = !probe.by_dtz && won;
@@ -178,7 +181,7 @@ impl Searcher<'_> {
 
     /// At the root: `nodes` were spent below `m`.
     pub(super) fn book_root_nodes(&mut self, m: Move, nodes: u64) {
-        if let Some(record) = self.root_moves.find_mut(m) {
+        if let Some(record) = self.thread.root_moves.find_mut(m) {
             record.nodes += nodes;
         }
     }
@@ -186,21 +189,24 @@ impl Searcher<'_> {
     /// At the root, `m` raised alpha to `score`: it is the line's move for now, with
     /// the line just found (`update_pv` has put it in row 0).
     pub(super) fn root_line_found(&mut self, m: Move, score: Score) {
-        if let Some(record) = self.root_moves.find_mut(m) {
+        if let Some(record) = self.thread.root_moves.find_mut(m) {
             record.score = score;
             record.pv.clear();
-            record
-                .pv
-                .extend(self.pv[0][..self.pv_len[0]].iter().map_while(|m| *m));
+            record.pv.extend(
+                self.thread.pv[0][..self.thread.pv_len[0]]
+                    .iter()
+                    .map_while(|m| *m),
+            );
         }
     }
 
     /// The root's moves for the current line: all but those of the lines before it.
     pub(super) fn root_move_list(&self) -> shakmaty::MoveList {
-        self.root_order
+        self.thread
+            .root_order
             .iter()
             .copied()
-            .filter(|&m| !self.root_moves.is_ranked_before(m, self.pv_index))
+            .filter(|&m| !self.thread.root_moves.is_ranked_before(m, self.pv_index))
             .collect()
     }
 }

@@ -346,7 +346,7 @@ impl Searcher<'_> {
         } else {
             shown.max(w.level.lines)
         };
-        lines.clamp(1, self.root_moves.len().max(1))
+        lines.clamp(1, self.thread.root_moves.len().max(1))
     }
 
     /// After iteration `depth` completed with `lines` lines: they are what the move is
@@ -357,7 +357,7 @@ impl Searcher<'_> {
         };
         w.candidates.clear();
         w.candidates
-            .extend((0..lines).filter_map(|rank| self.root_moves.get(rank).cloned()));
+            .extend((0..lines).filter_map(|rank| self.thread.root_moves.get(rank).cloned()));
         w.depth = depth;
         w.swing_cp = swing(scores);
     }
@@ -495,7 +495,9 @@ mod tests {
             ..Default::default()
         };
         let config = super::super::SearchConfig::default();
-        let mut searcher = Searcher::new(&tt, &control, config, limits, 0);
+        let mut thread = super::super::ThreadData::default();
+        let shared = super::super::SharedContext::alone(&tt, &control);
+        let mut searcher = Searcher::new(shared, &mut thread, config, limits, 0);
         let mut reports = Vec::new();
         let result = searcher.search(&Board::new(pos(fen)), &[], &mut |r| reports.push(r.clone()));
         (result, reports)
@@ -557,7 +559,9 @@ mod tests {
             ..Default::default()
         };
         let config = super::super::SearchConfig::default();
-        let full = Searcher::new(&tt, &control, config, limits, 0).search(
+        let mut thread = super::super::ThreadData::default();
+        let shared = super::super::SharedContext::alone(&tt, &control);
+        let full = Searcher::new(shared, &mut thread, config, limits, 0).search(
             &Board::new(pos(fen)),
             &[],
             &mut |_| {},

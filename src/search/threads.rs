@@ -3,10 +3,11 @@
 //! * `ThreadGroup`: what the threads of one search share besides the table and the
 //!   stop flag: a node counter per thread (each on its own cache line) and the
 //!   signal by which the main thread ends its helpers.
-//! * `ThreadPool`: the search threads, kept alive from one `go` to the next with their
-//!   own state (`ThreadState`: histories, killers, stack, PV table…), so that no thread
-//!   is spawned per search and no table allocated: a `go` clears each thread's state
-//!   in place (`ThreadState::clear`). What a `go` does allocate is small: the search's
+//! * `ThreadPool`: the search threads, kept alive from one `go` to the next, each
+//!   owning its `ThreadData` (histories, killers, stack, PV table…), allocated by the
+//!   thread itself when it starts and never moved: a task borrows it, so that no
+//!   thread is spawned per search and no table allocated or copied; a `go` clears it
+//!   in place (`ThreadData::clear`). What a `go` does allocate is small: the search's
 //!   `Control` and job (with the group's node counters and a copy of the game's keys),
 //!   and for each thread its task's box and `Done` flag.
 //!
@@ -15,7 +16,7 @@
 //! thread and fill the table with what it will need. Only the main thread reports,
 //! watches the clock and gives the best move.
 
-use super::ThreadState;
+use super::ThreadData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
@@ -61,13 +62,6 @@ impl ThreadGroup {
     }
 }
 
-/// Which thread of which group a searcher is (0: the main thread).
-#[derive(Clone, Copy)]
-pub struct Member<'a> {
-    pub group: &'a ThreadGroup,
-    pub id: usize,
-}
-
 /// Depth skipping for helper threads: helper `id` (1, 2, …) leaves out some
 /// iterations, in a pattern of its own, so the helpers spread over the next depths
 /// instead of all repeating the main thread's. (The pattern is the one Stockfish used
@@ -82,9 +76,9 @@ pub fn helper_skips(id: usize, depth: i32, root_ply: u32) -> bool {
     ((depth + root_ply as i32 + PHASE[i]) / SIZE[i]) % 2 != 0
 }
 
-/// Work for one search thread: it gets the thread's own state (`None` before the
-/// first search, or after a search that panicked: a task takes it and gives it back).
-pub type Task = Box<dyn FnOnce(&mut Option<ThreadState>) + Send>;
+/// Work for one search thread: it borrows the thread's data (as the last task left
+/// it; fresh after a task that panicked).
+pub type Task = Box<dyn FnOnce(&mut ThreadData) + Send>;
 
 /// Set when a task has finished (or panicked): `wait` returns.
 #[derive(Default)]
@@ -191,12 +185,13 @@ impl Drop for ThreadPool {
 }
 
 fn worker_loop(tasks: mpsc::Receiver<(Task, Arc<Done>)>) {
-    let mut state: Option<ThreadState> = None;
+    // Allocated by the thread that uses it, once.
+    let mut data = Box::<ThreadData>::default();
     while let Ok((task, done)) = tasks.recv() {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| task(&mut state)));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| task(&mut data)));
         if outcome.is_err() {
             log::error!("a search task panicked; its thread starts afresh");
-            state = None;
+            *data = ThreadData::default();
         }
         done.set();
     }

@@ -8,7 +8,7 @@ use crate::packed_move::pack_move;
 use crate::position::Board;
 use crate::rng::Rng;
 use crate::score::Score;
-use crate::search::{Control, Limits, SearchConfig, Searcher, ThreadState};
+use crate::search::{Control, Limits, SearchConfig, Searcher, SharedContext, ThreadData};
 use crate::tt::TranspositionTable;
 use shakmaty::{Board as Placement, CastlingMode, Chess, Color, Position, Setup};
 
@@ -47,8 +47,8 @@ pub struct Settings {
 /// searcher's are fresh; allocating them per move cost more than the clearing).
 pub struct Player {
     tt: TranspositionTable,
-    /// `None` only while a search has it.
-    state: Option<ThreadState>,
+    /// The searcher's thread data (cleared before each move).
+    thread: Box<ThreadData>,
     /// The keys of the game's positions so far.
     keys: Vec<u64>,
 }
@@ -58,7 +58,7 @@ impl Player {
     pub fn new(hash_mb: usize) -> Option<Player> {
         Some(Player {
             tt: TranspositionTable::new(hash_mb)?,
-            state: Some(ThreadState::default()),
+            thread: Box::default(),
             keys: Vec::new(),
         })
     }
@@ -154,12 +154,11 @@ impl Player {
             soft_nodes: Some(settings.soft_nodes),
             ..Limits::default()
         };
-        let mut state = self.state.take().unwrap_or_default();
-        state.clear();
+        self.thread.clear();
+        let shared = SharedContext::alone(&self.tt, &control);
         let config = SearchConfig::default();
-        let mut searcher = Searcher::with_state(&self.tt, &control, config, limits, 0, None, state);
+        let mut searcher = Searcher::new(shared, &mut self.thread, config, limits, 0);
         let result = searcher.search(board, keys, &mut |_| {});
-        self.state = Some(searcher.into_state());
         (result.best, result.score)
     }
 }

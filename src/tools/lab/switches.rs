@@ -15,7 +15,10 @@
 use super::{Command, Flags, parse_flag_value, set_once};
 use crate::bench;
 use crate::position::Board;
-use crate::search::{Control, Cutoffs, Limits, SWITCH_OPTIONS, ScoreBound, SearchConfig, Searcher};
+use crate::search::{
+    Control, Cutoffs, Limits, SWITCH_OPTIONS, ScoreBound, SearchConfig, Searcher, SharedContext,
+    ThreadData,
+};
 use crate::tt::TranspositionTable;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move};
@@ -315,7 +318,9 @@ pub fn search(
         depth: Some(depth as i32),
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(tt, &control, config, limits, 0);
+    let mut thread = ThreadData::default();
+    let shared = SharedContext::alone(tt, &control);
+    let mut searcher = Searcher::new(shared, &mut thread, config, limits, 0);
     let mut iterations: Vec<Option<Iteration>> = vec![None; depth as usize];
     let cpu_start = thread_cpu_time();
     searcher.search(board, &[], &mut |report| {

@@ -1,8 +1,15 @@
-//! What a search thread keeps from one search to the next (`ThreadState`): the
-//! tables the search learns in (histories, counter moves, killers), its stack, and
-//! its working memory (the PV table, the key list, the root's moves, the reduction
-//! table, the network's sums along the path). A thread allocates them once; each `go` clears them in place (`clear`):
-//! the continuation history alone is 2.4 MB, too much to allocate per search.
+//! What lives as long as a search thread (`ThreadData`): the tables the search
+//! learns in (histories, counter moves, killers), its stack, and its working memory
+//! (the PV table, the key list, the root's moves, the reduction table, the network's
+//! sums along the path). The thread pool allocates one per thread, once, and keeps it
+//! where it is: a search borrows it (`Searcher::new`), and each `go` clears it in
+//! place (`clear`): the continuation history alone is 2.4 MB, too much to allocate
+//! per search.
+//!
+//! The search's two other kinds of state live elsewhere: what all threads of a
+//! search share (table, stop flag, node counts, tablebases) in `SharedContext`
+//! (`mod.rs`), and what one search needs (its limits, clock, node count, what it
+//! has shown) in the `Searcher` itself.
 
 use super::correction::CorrectionHistory;
 use super::history::{ContinuationHistory, CounterMoves, History};
@@ -19,8 +26,8 @@ use shakmaty::Move;
 pub(super) type PvTable = [[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1];
 
 /// One search thread's tables, kept between searches (see the module's comment).
-/// A `Searcher` takes it whole and gives it back (`into_state`).
-pub struct ThreadState {
+/// A `Searcher` borrows it for one search.
+pub struct ThreadData {
     pub(super) stack: Stack,
     pub(super) killers: Killers,
     pub(super) history: Box<History>,
@@ -36,14 +43,16 @@ pub struct ThreadState {
     /// Only its capacity carries over: each search fills it with its game's keys.
     pub(super) keys: Vec<u64>,
     pub(super) pv: Box<PvTable>,
+    /// The length of each row of `pv`.
+    pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Filled by each search (capacity reused).
     pub(super) root_order: Vec<Move>,
     pub(super) root_moves: RootMoves,
 }
 
-impl Default for ThreadState {
+impl Default for ThreadData {
     fn default() -> Self {
-        ThreadState {
+        ThreadData {
             stack: Stack::default(),
             killers: Killers::default(),
             history: Box::default(),
@@ -54,13 +63,14 @@ impl Default for ThreadState {
             accumulators: Box::default(),
             keys: Vec::new(),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
             root_order: Vec::new(),
             root_moves: RootMoves::default(),
         }
     }
 }
 
-impl ThreadState {
+impl ThreadData {
     /// Forgets everything the last search learned: the state becomes equal to a fresh
     /// one, but in the memory it has (nothing is allocated). Every search starts from
     /// here today; keeping histories from one search to the next is a later option.
@@ -73,6 +83,7 @@ impl ThreadState {
         self.correction.clear();
         self.keys.clear();
         self.pv.as_flattened_mut().fill(None);
+        self.pv_len = [0; MAX_PLY + 1];
         self.root_order.clear();
         self.root_moves.clear();
     }
@@ -80,7 +91,7 @@ impl ThreadState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Control, Limits, SearchConfig, SearchResult, Searcher};
+    use super::super::{Control, Limits, SearchConfig, SearchResult, Searcher, SharedContext};
     use super::*;
     use crate::position::Board;
     use crate::search::history::PieceTo;
@@ -89,7 +100,7 @@ mod tests {
 
     /// Whether two states are equal in everything a search reads (killers compared
     /// ply by ply: `Killers` has no `PartialEq`).
-    fn same(a: &ThreadState, b: &ThreadState) -> bool {
+    fn same(a: &ThreadData, b: &ThreadData) -> bool {
         (0..=MAX_PLY).all(|ply| a.killers.get(ply) == b.killers.get(ply))
             && a.stack == b.stack
             && a.history == b.history
@@ -99,6 +110,7 @@ mod tests {
             && a.reductions == b.reductions
             && a.keys == b.keys
             && a.pv == b.pv
+            && a.pv_len == b.pv_len
             && a.root_order == b.root_order
             && a.root_moves == b.root_moves
     }
@@ -107,9 +119,8 @@ mod tests {
         Board::new(crate::position::parse_fen(fen, CastlingMode::Standard).unwrap())
     }
 
-    /// Searches `fen` to depth 6 with `state` and a cleared table: the result and the
-    /// state after it.
-    fn search(fen: &str, state: ThreadState) -> (SearchResult, ThreadState) {
+    /// Searches `fen` to depth 6 with `thread`'s data and a cleared table.
+    fn search(fen: &str, thread: &mut ThreadData) -> SearchResult {
         let tt = TranspositionTable::new(1).unwrap();
         let control = Control::new(false);
         let limits = Limits {
@@ -117,9 +128,12 @@ mod tests {
             ..Limits::default()
         };
         let config = SearchConfig::default();
-        let mut searcher = Searcher::with_state(&tt, &control, config, limits, 0, None, state);
-        let result = searcher.search(&board(fen), &[1, 2, 3], &mut |_| {});
-        (result, searcher.into_state())
+        let shared = SharedContext::alone(&tt, &control);
+        Searcher::new(shared, thread, config, limits, 0).search(
+            &board(fen),
+            &[1, 2, 3],
+            &mut |_| {},
+        )
     }
 
     const MIDDLEGAME: &str = "r1bq1r1k/p1pnbpp1/1p2p3/6p1/3PB3/5N2/PPPQ1PPP/2KR3R w - - 0 1";
@@ -127,13 +141,14 @@ mod tests {
 
     #[test]
     fn a_cleared_state_equals_a_fresh_one() {
-        let (_, mut state) = search(MIDDLEGAME, ThreadState::default());
+        let mut thread = ThreadData::default();
+        search(MIDDLEGAME, &mut thread);
         assert!(
-            !same(&state, &ThreadState::default()),
+            !same(&thread, &ThreadData::default()),
             "the search left traces"
         );
         let e4 = PieceTo::new(Color::White, Chess::default().legal_moves()[0]);
-        let memory = |s: &ThreadState| {
+        let memory = |s: &ThreadData| {
             (
                 s.continuation.row(e4).as_ptr(),
                 &*s.history as *const History,
@@ -141,18 +156,18 @@ mod tests {
                 s.keys.as_ptr(),
             )
         };
-        let before = memory(&state);
-        state.clear();
-        assert!(same(&state, &ThreadState::default()));
-        assert_eq!(memory(&state), before, "cleared where it was");
+        let before = memory(&thread);
+        thread.clear();
+        assert!(same(&thread, &ThreadData::default()));
+        assert_eq!(memory(&thread), before, "cleared where it was");
     }
 
     #[test]
     fn a_search_with_a_cleared_state_is_a_fresh_search() {
-        let (fresh, _) = search(ENDGAME, ThreadState::default());
-        let (_, mut used) = search(MIDDLEGAME, ThreadState::default());
+        let fresh = search(ENDGAME, &mut ThreadData::default());
+        let mut used = ThreadData::default();
+        search(MIDDLEGAME, &mut used);
         used.clear();
-        let (again, _) = search(ENDGAME, used);
-        assert_eq!(again, fresh);
+        assert_eq!(search(ENDGAME, &mut used), fresh);
     }
 }
