@@ -4,17 +4,15 @@
 //! layer parses commands into calls and turns `SearchEvent`s into lines.
 
 use crate::nnue::Network;
-use crate::position::{Board, parse_fen_tolerant};
+use crate::position::Board;
 use crate::search::threads::{Done, ThreadGroup, ThreadPool};
 use crate::search::{
     Control, CurrentMove, Limits, Report, SearchConfig, SearchResult, Searcher, SharedContext,
     ThreadData,
 };
 use crate::tablebase::{Tablebases, TbConfig};
-use crate::text::shorten;
 use crate::tt::TranspositionTable;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::Position;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
@@ -189,56 +187,19 @@ impl Engine {
         &self.board
     }
 
-    /// Sets the position from a FEN (or the start position) and moves in UCI
-    /// notation; `Ok` holds a warning about a tolerated oddity of the FEN, if there
-    /// is one. On an error there is no position until the next valid
-    /// one (or `ucinewgame`): `position_error` says why, and a search refuses to
-    /// start, so that no answer is ever given for a position the client did not set.
-    pub fn set_position(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[String],
-        chess960: bool,
-    ) -> Result<Option<String>, String> {
-        let result = Self::read_position(fen, moves, chess960);
-        match result {
-            Ok((board, game_keys, warning)) => {
-                self.board = board;
-                self.game_keys = game_keys;
-                self.position_error = None;
-                Ok(warning)
-            }
-            Err(e) => {
-                self.reject_position(e.clone());
-                Err(e)
-            }
-        }
+    /// Sets the position: `board`, reached through the positions whose keys are
+    /// `game_keys` (oldest first). The UCI layer reads them from the client's text.
+    pub fn set_position(&mut self, board: Board, game_keys: Vec<u64>) {
+        self.board = board;
+        self.game_keys = game_keys;
+        self.position_error = None;
     }
 
-    /// A `position` command was rejected (`why`): no position until a valid one.
+    /// A `position` command was rejected (`why`): there is no position until the
+    /// next valid one (or `ucinewgame`), and a search refuses to start, so that no
+    /// answer is ever given for a position the client did not set.
     pub fn reject_position(&mut self, why: String) {
         self.position_error = Some(why);
-    }
-
-    fn read_position(
-        fen: Option<&str>,
-        moves: &[String],
-        chess960: bool,
-    ) -> Result<(Board, Vec<u64>, Option<String>), String> {
-        let mode = CastlingMode::from_chess960(chess960);
-        let (start, warning) = match fen {
-            None => (Chess::default(), None),
-            Some(text) => parse_fen_tolerant(text, mode)?,
-        };
-        let mut board = Board::new(start);
-        let mut game_keys = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let m = parse_move(board.chess(), text)
-                .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten(text)))?;
-            game_keys.push(board.key());
-            board = board.play(m);
-        }
-        Ok((board, game_keys, warning))
     }
 
     /// Why the last `position` was rejected, while no valid one has replaced it.
@@ -549,14 +510,6 @@ impl Engine {
     }
 }
 
-/// A move in UCI notation (both castling notations), legal in `pos`.
-pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, String> {
-    let uci = UciMove::from_ascii(text.as_bytes())
-        .map_err(|_| "not a move in UCI notation".to_string())?;
-    uci.to_move(pos)
-        .map_err(|_| "illegal in this position".to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,69 +517,13 @@ mod tests {
     #[test]
     fn a_rejected_position_leaves_no_position_until_a_valid_one() {
         let mut e = Engine::new(1);
-        e.set_position(None, &["e2e4".into()], false).unwrap();
-        let key = e.board().key();
-        for (fen, moves) in [
-            (None, vec!["e7e5", "e2e4"]),
-            (Some("not a fen"), vec![]),
-            (None, vec!["e2e9"]),
-            // The side not to move is in check: no position, not a tolerated oddity.
-            (Some("8/8/8/4k3/8/8/8/B3K3 w - - 0 1"), vec![]),
-        ] {
-            let moves: Vec<String> = moves.into_iter().map(String::from).collect();
-            let e1 = e.set_position(fen, &moves, false).unwrap_err();
-            assert_eq!(e.position_error(), Some(e1.as_str()));
-            // The board is not replaced by a half-read one.
-            assert_eq!(e.board().key(), key);
-        }
-        assert_eq!(e.set_position(None, &[], false), Ok(None));
         assert_eq!(e.position_error(), None);
-        e.set_position(Some("not a fen"), &[], false).unwrap_err();
+        e.reject_position("why".into());
+        assert_eq!(e.position_error(), Some("why"));
+        e.set_position(Board::startpos(), vec![]);
+        assert_eq!(e.position_error(), None);
+        e.reject_position("why".into());
         e.new_game();
         assert_eq!(e.position_error(), None);
-    }
-
-    #[test]
-    fn tolerated_oddities_are_accepted_with_a_warning() {
-        let mut e = Engine::new(1);
-        for (fen, says) in [
-            // Castling rights without the rook: dropped.
-            ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", "castling"),
-            // An en-passant square no pawn can take on: dropped.
-            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en-passant"),
-            // Twelve white queens.
-            ("QQQQQQQQ/QQQQ4/8/8/8/8/6pp/4K1nk w - - 0 1", "material"),
-            // Three checkers.
-            ("4k3/8/3N1N2/8/8/8/4R3/4K3 b - - 0 1", "check"),
-        ] {
-            let warning = e.set_position(Some(fen), &[], false).unwrap();
-            let warning = warning.unwrap_or_else(|| panic!("{fen}: no warning"));
-            assert!(warning.contains(says), "{fen}: {warning}");
-            assert_eq!(e.position_error(), None);
-        }
-        let clean = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(e.set_position(Some(clean), &[], false), Ok(None));
-    }
-
-    #[test]
-    fn castling_is_read_in_both_notations() {
-        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        let mut e = Engine::new(1);
-        e.set_position(Some(fen), &["e1g1".into()], false).unwrap();
-        let a = e.board().key();
-        e.set_position(Some(fen), &["e1h1".into()], true).unwrap();
-        assert_eq!(e.board().key(), a);
-    }
-
-    #[test]
-    fn shredder_and_xfen_castling_fields_are_accepted() {
-        let mut e = Engine::new(1);
-        for fen in [
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
-        ] {
-            e.set_position(Some(fen), &[], true).unwrap();
-        }
     }
 }

@@ -6,7 +6,7 @@
 //! | `isready` | `readyok` (at once while searching; when idle, after freeing an old table) |
 //! | `setoption name N [value V]` | nothing, or `info string error: …` (`SyzygyPath`: what was loaded) |
 //! | `ucinewgame` | nothing (clears the table) |
-//! | `position startpos\|fen F [moves …]` | nothing, or an error and the old position stays |
+//! | `position startpos\|fen F [moves …]` | nothing, or an error (and no position until a valid one) |
 //! | `go …` | `info …` lines, then exactly one `bestmove` |
 //! | `go perft N` | Stockfish-style divide and `Nodes searched: N` |
 //! | `stop`, `ponderhit`, `quit`, `debug on\|off`, `register` | |
@@ -25,6 +25,7 @@
 
 mod command;
 mod debug_log;
+mod game;
 mod opponent;
 pub(crate) mod options;
 mod words;
@@ -35,7 +36,7 @@ use crate::search::strength::Strength;
 use crate::search::{Limits, Report, ScoreBound, params::MAX_DEPTH};
 use crate::time::Clock;
 use crate::wdl;
-use command::{Command, GoParams, OnArrival, PositionStart};
+use command::{Command, GoParams, OnArrival};
 use debug_log::Direction;
 use options::{OptionEffect, Options};
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
@@ -282,16 +283,19 @@ impl Session {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => self.engine.new_game(),
             Command::Position { start, moves } => {
-                let fen = match &start {
-                    PositionStart::StartPos => None,
-                    PositionStart::Fen(f) => Some(f.as_str()),
-                };
-                match self.engine.set_position(fen, &moves, self.options.chess960) {
-                    Ok(None) => {}
-                    Ok(Some(warning)) => send_warning(format!("position accepted, but {warning}")),
-                    Err(e) => send_error(format!(
-                        "position rejected: {e}; no position is set until a valid one arrives"
-                    )),
+                match game::read_game(&start, &moves, self.options.chess960) {
+                    Ok(game) => {
+                        self.engine.set_position(game.board, game.keys);
+                        if let Some(warning) = game.warning {
+                            send_warning(format!("position accepted, but {warning}"));
+                        }
+                    }
+                    Err(e) => {
+                        self.engine.reject_position(e.clone());
+                        send_error(format!(
+                            "position rejected: {e}; no position is set until a valid one arrives"
+                        ));
+                    }
                 }
             }
             Command::Go(params) => self.go(params),
@@ -469,7 +473,7 @@ impl Session {
         };
         let mut searchmoves = Vec::new();
         for text in &p.searchmoves {
-            match crate::engine::parse_move(pos, text) {
+            match game::parse_move(pos, text) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => send_error(format!("searchmoves '{text}': {e}; ignored")),
             }
