@@ -16,7 +16,6 @@
 //! The file format is `src/tools/train/`'s contract (its round trip, a trained net
 //! evaluating here as the trainer says, is tested there); [`Network::from_bytes`]
 //! checks every number that the integer arithmetic depends on.
-
 //!
 //! The module's files, one concern each:
 //! * `mod.rs` (here): the sizes and scales, the `Network` and its `Accumulator`;
