@@ -7,10 +7,12 @@
 //! SPSA input in OpenBench's format) and, in builds with the cargo feature `tuning`,
 //! one UCI spin option per number. Fractions are in hundredths.
 //!
-//! The search reads the numbers through `Params` (`params.lmr_base`). In a normal
-//! build `Params` is an empty type that dereferences to `DEFAULTS`, an immutable
-//! static, so every number is a constant the compiler folds into the search; only the
-//! `tuning` build, where `Params` is `ParamValues` itself, reads them at run time.
+//! Three names, three roles: `ParamValues` holds a value for each number,
+//! `ParamValues::DEFAULT` the defaults, and `Params` is how the search reads them
+//! (`params.lmr_base`). In a normal build `Params` is an empty type that dereferences
+//! to `ParamValues::DEFAULT`, so every number is a constant the compiler folds into
+//! the search; only the `tuning` build, where `Params` is `ParamValues` itself, reads
+//! them at run time.
 //!
 //! Numbers that are not a matter of taste (limits, table sizes) are plain
 //! constants at the end. The time manager's numbers of taste are here too (`time_*`,
@@ -193,12 +195,9 @@ impl Default for ParamValues {
     }
 }
 
-/// The defaults, where a normal build's `Params` finds them: an immutable static,
-/// whose loads the compiler replaces with the values.
-pub static DEFAULTS: ParamValues = ParamValues::DEFAULT;
-
 /// The numbers as the search reads them: in a normal build, the defaults as
-/// constants. Empty: `params.some_number` reads `DEFAULTS` through `Deref`.
+/// constants. Empty: `params.some_number` reads `ParamValues::DEFAULT` through `Deref`
+/// (a promoted constant: the compiler replaces each load with its value).
 #[cfg(not(feature = "tuning"))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Params;
@@ -208,7 +207,7 @@ impl std::ops::Deref for Params {
     type Target = ParamValues;
     #[inline(always)]
     fn deref(&self) -> &ParamValues {
-        &DEFAULTS
+        &ParamValues::DEFAULT
     }
 }
 
@@ -342,7 +341,7 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {
-        let r = Reductions::new(&DEFAULTS);
+        let r = Reductions::new(&ParamValues::DEFAULT);
         assert_eq!(r.get(1, 1), 0);
         assert!(r.get(10, 20) > r.get(3, 4));
         assert!(r.get(63, 63) >= r.get(62, 63));
@@ -353,9 +352,9 @@ mod tests {
     #[test]
     fn defaults_keep_the_old_formulas() {
         for depth in 1..=MAX_DEPTH {
-            assert_eq!(DEFAULTS.history_bonus(depth), depth * depth);
-            assert_eq!(DEFAULTS.singular_depth(depth), (depth - 1) / 2);
-            assert_eq!(DEFAULTS.lmr_max_reduction(depth), depth - 2);
+            assert_eq!(ParamValues::DEFAULT.history_bonus(depth), depth * depth);
+            assert_eq!(ParamValues::DEFAULT.singular_depth(depth), (depth - 1) / 2);
+            assert_eq!(ParamValues::DEFAULT.lmr_max_reduction(depth), depth - 2);
         }
     }
 
@@ -364,12 +363,12 @@ mod tests {
         let mut other = ParamValues::DEFAULT;
         *other.get_mut("lmr_base").unwrap() += 50;
         *other.get_mut("lmr_divisor").unwrap() -= 60;
-        let mut r = Reductions::new(&DEFAULTS);
+        let mut r = Reductions::new(&ParamValues::DEFAULT);
         r.update(&other);
         assert!(r == Reductions::new(&other));
-        assert!(r != Reductions::new(&DEFAULTS));
-        r.update(&DEFAULTS);
-        assert!(r == Reductions::new(&DEFAULTS));
+        assert!(r != Reductions::new(&ParamValues::DEFAULT));
+        r.update(&ParamValues::DEFAULT);
+        assert!(r == Reductions::new(&ParamValues::DEFAULT));
     }
 
     #[test]
@@ -379,8 +378,11 @@ mod tests {
         let params = Params::default();
         let values: &ParamValues = &params;
         assert_eq!(*values, ParamValues::DEFAULT);
-        assert_eq!(DEFAULTS, ParamValues::default());
-        assert_eq!(params.replacement().age_weight, DEFAULTS.tt_age_weight);
+        assert_eq!(ParamValues::DEFAULT, ParamValues::default());
+        assert_eq!(
+            params.replacement().age_weight,
+            ParamValues::DEFAULT.tt_age_weight
+        );
         // A normal build's numbers are constants: nothing to store.
         #[cfg(not(feature = "tuning"))]
         assert_eq!(std::mem::size_of::<Params>(), 0);

@@ -23,7 +23,7 @@ use crate::position::Board;
 use crate::score::{self, DRAW, INFINITY, Score};
 use crate::search::history::History;
 use crate::search::ordering::{Killers, is_quiet, mvv_lva};
-use crate::search::params::DEFAULTS;
+use crate::search::params::ParamValues;
 use crate::tt::Bound;
 use shakmaty::{Move, MoveList, Position};
 use std::cmp::Reverse;
@@ -178,10 +178,12 @@ pub fn run(variant: Variant, board: &Board, max_depth: u32) -> Vec<Outcome> {
                 }
             })
             .collect(),
-        _ if variant.is_iterative() => Searcher::new(variant.features()).iterate(board, max_depth),
+        _ if variant.is_iterative() => {
+            VariantSearcher::new(variant.features()).iterate(board, max_depth)
+        }
         _ => (1..=max_depth)
             .map(|depth| {
-                let mut searcher = Searcher::new(variant.features());
+                let mut searcher = VariantSearcher::new(variant.features());
                 let value = searcher.negamax(board, depth as i32, -INFINITY, INFINITY, 0, true);
                 Outcome {
                     depth,
@@ -197,7 +199,7 @@ pub fn run(variant: Variant, board: &Board, max_depth: u32) -> Vec<Outcome> {
 /// oracle's move ordering): the `pvs_aspiration` search, one searcher kept from call
 /// to call, so that its table, killers and history serve the next question.
 pub struct ValueSearch {
-    searcher: Searcher,
+    searcher: VariantSearcher,
     /// What all the searches so far visited.
     total: Counts,
 }
@@ -209,7 +211,7 @@ const VALUE_TABLE_LIMIT: usize = 1 << 22;
 impl Default for ValueSearch {
     fn default() -> Self {
         ValueSearch {
-            searcher: Searcher::new(Variant::PvsAspiration.features()),
+            searcher: VariantSearcher::new(Variant::PvsAspiration.features()),
             total: Counts::default(),
         }
     }
@@ -293,7 +295,7 @@ enum Probe {
 }
 
 /// The alpha-beta search with its enhancements switched by `features`.
-struct Searcher {
+struct VariantSearcher {
     features: Features,
     counts: Counts,
     killers: Killers,
@@ -302,9 +304,9 @@ struct Searcher {
     table: HashMap<u64, TableEntry>,
 }
 
-impl Searcher {
-    fn new(features: Features) -> Searcher {
-        Searcher {
+impl VariantSearcher {
+    fn new(features: Features) -> VariantSearcher {
+        VariantSearcher {
             features,
             counts: Counts::default(),
             killers: Killers::default(),
@@ -338,7 +340,7 @@ impl Searcher {
     /// engine's, except that it starts at depth 2, not `ASPIRATION_MIN_DEPTH`:
     /// the lab's depths are too shallow for the engine's threshold.
     fn aspiration(&mut self, root: &Board, depth: i32, previous: Option<Score>) -> Score {
-        let mut delta = DEFAULTS.aspiration_delta;
+        let mut delta = ParamValues::DEFAULT.aspiration_delta;
         let (mut alpha, mut beta) = match previous {
             Some(p) if !score::is_mate(p) => {
                 ((p - delta).max(-INFINITY), (p + delta).min(INFINITY))
@@ -491,7 +493,7 @@ impl Searcher {
         if !self.features.null_move
             || ply == 0
             || pv_node
-            || depth < DEFAULTS.null_move_min_depth
+            || depth < ParamValues::DEFAULT.null_move_min_depth
             || board.in_check()
             || !board.has_non_pawn_material()
             || eval::evaluate(board.chess()) < beta
@@ -499,7 +501,7 @@ impl Searcher {
             return None;
         }
         let passed = board.play_null()?;
-        let reduced = (depth - 1 - DEFAULTS.null_move_reduction(depth)).max(0);
+        let reduced = (depth - 1 - ParamValues::DEFAULT.null_move_reduction(depth)).max(0);
         let value = -self.negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false);
         if value < beta {
             return None;
@@ -661,12 +663,12 @@ mod tests {
     fn table_entries_keep_mate_distance_across_plies() {
         let pos = chess("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
         let board = Board::new(pos);
-        let mut searcher = Searcher::new(Variant::AlphaBetaTt.features());
+        let mut searcher = VariantSearcher::new(Variant::AlphaBetaTt.features());
         let at_root = searcher.negamax(&board, 2, -INFINITY, INFINITY, 0, true);
         assert_eq!(at_root, score::mate_in(1));
         let from_table = searcher.negamax(&board, 2, -INFINITY, INFINITY, 2, true);
         assert_eq!(searcher.counts.table_cutoffs, 1, "answered by the table");
-        let fresh = Searcher::new(Variant::AlphaBetaTt.features())
+        let fresh = VariantSearcher::new(Variant::AlphaBetaTt.features())
             .negamax(&board, 2, -INFINITY, INFINITY, 2, true);
         assert_eq!(from_table, fresh);
         assert_eq!(from_table, score::mate_in(3));
