@@ -21,7 +21,7 @@ use shakmaty::{Chess, Position};
 // The fitted model: `tabas wdl-fit` prints these three constants (docs/wdl.md);
 // paste them here to refit.
 //
-// Fitted by `tabas wdl-fit --data data/selfplay-s40 --threads 1`
+// Fitted by `tabas wdl-fit --data data/selfplay-2627 --threads 1`
 // on 6711 games (767663 positions not scored as mates; 671 games held out),
 // net `c315aceb`'s games, seed 2627 (docs/network/manifests/seed-2627.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
@@ -89,6 +89,29 @@ impl Variable {
     }
 }
 
+/// The material (in `PIECE_VALUES`, both sides) at which a shown score of 100 cp is a
+/// 50 % chance to win: 58 of the start's 78, a middlegame after a few trades (the
+/// material Stockfish normalises at, so that the two engines' scores compare).
+pub const NORMAL_MATERIAL: u32 = 58;
+
+/// The internal score (centipawns of the search) at which the side to move wins half
+/// its games at `NORMAL_MATERIAL`, by the fitted model: the shown centipawn's size.
+/// It follows the model, and so the net the model was fitted to: refitting the
+/// model with a new net (`tabas wdl-fit`) converts the scores of the new net.
+pub const INTERNAL_PAWN: f64 = cubic(&MIDPOINT, NORMAL_MATERIAL as f64 / MATERIAL_MAX as f64);
+
+/// The score a user sees (UCI `score cp`): the internal `score` scaled so that 100 is
+/// a 50 % chance to win at `NORMAL_MATERIAL`, rounded. Display only: the search, the
+/// table, self-play data, `bench` and the levels stay on the internal scale. Mate
+/// and tablebase scores are not chances and are returned as they are (tablebase
+/// scores stay above every converted evaluation, so the order of scores is kept).
+pub fn normalised_cp(score: Score) -> Score {
+    if score::is_decisive(score) {
+        return score;
+    }
+    (score as f64 * 100.0 / INTERNAL_PAWN).round() as Score
+}
+
 /// A model: the two polynomials of one variable.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Model {
@@ -107,7 +130,7 @@ pub const MODEL: Model = Model {
 };
 
 /// The value at `x` of a cubic given by its coefficients (x³ first).
-pub fn cubic(c: &[f64; 4], x: f64) -> f64 {
+pub const fn cubic(c: &[f64; 4], x: f64) -> f64 {
     ((c[0] * x + c[1]) * x + c[2]) * x + c[3]
 }
 
@@ -274,5 +297,41 @@ mod tests {
         assert_eq!(Variable::MoveNumber.of(&queens), 1.0);
         let last = pos("3qk3/8/8/8/8/8/8/3QK3 b - - 0 4294967295");
         assert_eq!(Variable::MoveNumber.of(&last), 1.0);
+    }
+
+    #[test]
+    fn a_shown_100_cp_is_an_even_chance_to_win_at_the_stated_material() {
+        let x = NORMAL_MATERIAL as f64 / MATERIAL_MAX as f64;
+        // The internal score shown as 100 cp is the model's 50 % point there.
+        let internal = INTERNAL_PAWN;
+        assert!((MODEL.win(internal, x) - 0.5).abs() < 1e-12);
+        assert_eq!(normalised_cp(internal.round() as Score), 100);
+        assert_eq!(normalised_cp(-internal.round() as Score), -100);
+        assert_eq!(normalised_cp(0), 0);
+        // A position with that material: the chances at a shown 100 cp are even.
+        let pos = pos("r2qk2r/pp3ppp/4pn2/3p4/3P4/4PN2/PP3PPP/R2QK2R w KQkq - 0 12");
+        assert_eq!(Variable::Material.of(&pos), x);
+        let c = wdl(internal.round() as Score, Input::of(&pos));
+        assert!((495..=505).contains(&c.win), "{c:?}");
+    }
+
+    #[test]
+    fn the_conversion_keeps_order_and_leaves_mates_and_tablebase_scores() {
+        let mut last = Score::MIN;
+        for s in (-score::MATE..=score::MATE).step_by(13) {
+            let shown = normalised_cp(s);
+            assert!(shown >= last, "{s}");
+            last = shown;
+        }
+        for s in [
+            score::mate_in(3),
+            score::mated_in(4),
+            score::tb_win_in(5),
+            score::tb_loss_in(6),
+        ] {
+            assert_eq!(normalised_cp(s), s);
+        }
+        let max = crate::nnue::MAX_EVAL;
+        assert!(normalised_cp(max) < score::TB_WIN_BOUND && normalised_cp(max) > 0);
     }
 }

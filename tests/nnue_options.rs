@@ -312,3 +312,49 @@ fn eval_shows_the_terms_and_what_each_piece_is_worth_to_the_network() {
     assert_eq!(white, -eval, "Black to move: {lines:?}");
     e.quit();
 }
+
+/// The `info string` lines that name the evaluation, among the lines of one `go`.
+fn evaluation_lines(e: &mut Engine, go: &str) -> Vec<String> {
+    e.send(go);
+    let (lines, _) = e.wait_bestmove(WAIT);
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("info string NNUE evaluation") || l.contains("hand-written"))
+        .collect()
+}
+
+#[test]
+fn the_evaluation_is_named_at_the_first_search_and_when_it_changes() {
+    let file = network_file("named", 11);
+    let mut e = Engine::spawn();
+    e.handshake();
+    e.send("position startpos");
+    let first = evaluation_lines(&mut e, "go depth 2");
+    match tabas::nnue::embedded_name() {
+        Some(name) => assert_eq!(
+            first,
+            [format!(
+                "info string NNUE evaluation using {name} ({HIDDEN} hidden units, 8 output buckets)"
+            )]
+        ),
+        None => assert!(first[0].contains("hand-written"), "{first:?}"),
+    }
+    // Once: the next search says nothing.
+    assert_eq!(evaluation_lines(&mut e, "go depth 2"), Vec::<String>::new());
+    e.send("setoption name Use NNUE value false");
+    let by_hand = evaluation_lines(&mut e, "go depth 2");
+    assert_eq!(by_hand.len(), 1, "{by_hand:?}");
+    assert!(by_hand[0].contains("hand-written"), "{by_hand:?}");
+    e.send(&format!("setoption name EvalFile value {}", file.display()));
+    e.send("setoption name Use NNUE value true");
+    let from_file = evaluation_lines(&mut e, "go depth 2");
+    assert_eq!(
+        from_file,
+        [format!(
+            "info string NNUE evaluation using {} ({HIDDEN} hidden units, {MAX_OUTPUT_BUCKETS} output buckets)",
+            file.display()
+        )]
+    );
+    e.quit();
+    let _ = std::fs::remove_file(file);
+}

@@ -81,6 +81,13 @@ pub struct Network {
     output_bias: Vec<i32>,
 }
 
+impl Network {
+    /// How many output buckets the file has (1..=`MAX_OUTPUT_BUCKETS`).
+    pub fn output_buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+}
+
 /// The hidden layer's sums of one position, for White's and Black's view
 /// (indexed by `Color as usize`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

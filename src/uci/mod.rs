@@ -245,6 +245,11 @@ struct Session {
     dev_options: bool,
     /// Searches started at a limited strength (each draws its move with its own seed).
     weakened_searches: u64,
+    /// The `EvalFile` path whose network the engine holds (`None`: the built-in one).
+    network_path: Option<String>,
+    /// The evaluation the last search announced (`evaluation_line`): announced again
+    /// only when it changes.
+    announced_evaluation: Option<String>,
 }
 
 impl Session {
@@ -350,10 +355,14 @@ impl Session {
                 ),
                 None => log::info!("UCI_Opponent: none"),
             },
-            Ok(OptionEffect::LoadNetwork(None)) => self.engine.set_network_file(None),
+            Ok(OptionEffect::LoadNetwork(None)) => {
+                self.engine.set_network_file(None);
+                self.network_path = None;
+            }
             Ok(OptionEffect::LoadNetwork(Some(path))) => match crate::nnue::load_file(&path) {
                 Ok(net) => {
                     self.engine.set_network_file(Some(net));
+                    self.network_path = Some(path.clone());
                     send(&format!("info string EvalFile: loaded '{path}'"));
                 }
                 Err(e) => send_error(format!("EvalFile {e}; keeping the previous network")),
@@ -410,6 +419,11 @@ impl Session {
         if let Some(depth) = params.perft {
             self.perft(depth.clamp(0, 20) as u32);
             return;
+        }
+        let evaluation = evaluation_line(self.engine.network(), self.network_path.as_deref());
+        if self.announced_evaluation.as_ref() != Some(&evaluation) {
+            send(&evaluation);
+            self.announced_evaluation = Some(evaluation);
         }
         let limits = self.limits(&params);
         let mode = CastlingMode::from_chess960(self.options.chess960);
@@ -585,9 +599,11 @@ impl Session {
                 explain::network_white_score(net, pos.board(), pos.turn())
             ));
         }
+        let eval = self.engine.evaluate();
         send(&format!(
-            "info string eval {} cp (side to move)",
-            self.engine.evaluate()
+            "info string eval {eval} cp (side to move; the internal scale of the lines \
+             above, shown by `go` as cp {})",
+            wdl::normalised_cp(eval)
         ));
     }
 
@@ -672,13 +688,37 @@ pub fn format_info(r: &Report, mode: CastlingMode, wdl: Option<wdl::Input>) -> S
     line
 }
 
-/// `mate N` for a mate in N moves, else `cp N`: tablebase wins and losses too, as
-/// Stockfish shows them (a tablebase knows the result, not the distance to mate).
+/// `mate N` for a mate in N moves, else `cp N`, normalised (`wdl::normalised_cp`:
+/// 100 is a 50 % chance to win at the model's stated material); tablebase wins and
+/// losses as `cp` too, as Stockfish shows them (a tablebase knows the result, not
+/// the distance to mate).
 fn format_score(score: score::Score) -> String {
     if score::is_mate(score) {
         format!("mate {}", score::mate_moves(score))
     } else {
-        format!("cp {score}")
+        format!("cp {}", wdl::normalised_cp(score))
+    }
+}
+
+/// The `info string` that names the evaluation a search uses, sent at the first
+/// search and again whenever it changes (as Stockfish names its network): the
+/// built-in network by its name (`nnue::embedded_name`), an `EvalFile` by its path.
+fn evaluation_line(network: Option<&crate::nnue::Network>, path: Option<&str>) -> String {
+    match (network, path) {
+        (Some(net), path) => format!(
+            "info string NNUE evaluation using {} ({} hidden units, {} output buckets)",
+            path.map_or_else(
+                || crate::nnue::embedded_name()
+                    .unwrap_or("the built-in network")
+                    .to_string(),
+                crate::text::shorten
+            ),
+            crate::nnue::HIDDEN,
+            net.output_buckets()
+        ),
+        (None, _) => "info string the hand-written evaluation (Use NNUE is false, or this \
+                      build has no network)"
+            .to_string(),
     }
 }
 
@@ -717,9 +757,11 @@ mod tests {
     fn wdl_follows_the_score_and_its_bound_only_when_asked() {
         let mode = CastlingMode::Standard;
         let input = wdl::Input::of(&shakmaty::Chess::default());
+        // Internal 35 is shown normalised.
+        let cp = wdl::normalised_cp(35);
         let plain = format_info(&report(35, ScoreBound::Lower), mode, None);
         assert!(
-            plain.contains(" score cp 35 lowerbound nodes 1000 "),
+            plain.contains(&format!(" score cp {cp} lowerbound nodes 1000 ")),
             "{plain}"
         );
         assert!(!plain.contains("wdl"));
@@ -727,12 +769,12 @@ mod tests {
         let c = wdl::wdl(35, input);
         let with = format_info(&report(35, ScoreBound::Lower), mode, Some(input));
         let expected = format!(
-            " score cp 35 lowerbound wdl {} {} {} nodes 1000 ",
+            " score cp {cp} lowerbound wdl {} {} {} nodes 1000 ",
             c.win, c.draw, c.loss
         );
         assert!(with.contains(&expected), "{with}");
         let exact = format_info(&report(35, ScoreBound::Exact), mode, Some(input));
-        assert!(exact.contains(" score cp 35 wdl "), "{exact}");
+        assert!(exact.contains(&format!(" score cp {cp} wdl ")), "{exact}");
         let mated = format_info(
             &report(score::mated_in(2), ScoreBound::Exact),
             mode,
@@ -760,7 +802,9 @@ mod tests {
 
     #[test]
     fn tablebase_scores_are_centipawns_and_mates_are_mates() {
-        assert_eq!(format_score(37), "cp 37");
+        assert_eq!(format_score(37), format!("cp {}", wdl::normalised_cp(37)));
+        let pawn = wdl::INTERNAL_PAWN.round() as score::Score;
+        assert_eq!(format_score(pawn), "cp 100");
         assert_eq!(format_score(score::mate_in(3)), "mate 2");
         assert_eq!(format_score(score::mated_in(2)), "mate -1");
         let win = score::tb_win_in(5);
