@@ -43,6 +43,78 @@ fn ready_engine() -> Engine {
     e
 }
 
+/// A ready engine told that the GUI will send `go ponder` (the `Ponder` option on).
+fn pondering_engine() -> Engine {
+    let mut e = ready_engine();
+    expect_silent(&mut e, "setoption name Ponder value true");
+    e
+}
+
+/// The binary run with command-line `args` and no input; any output is accepted
+/// as it arrives (the test checks it).
+fn run_cli(args: &[&str]) -> Engine {
+    let mut e = Engine::spawn_args(args);
+    e.check = OutputCheck::Any;
+    e.close_stdin();
+    e
+}
+
+/// A move in standard notation.
+fn uci(m: Move) -> String {
+    m.to_uci(STD).to_string()
+}
+
+/// The move of a `bestmove` line (`None` for a malformed one).
+fn played(r: &Searched) -> Option<&str> {
+    r.best_line.split(' ').nth(1)
+}
+
+/// The moves of the last `pv` in `infos`.
+fn last_pv(infos: &[String]) -> Option<Vec<&str>> {
+    infos
+        .iter()
+        .rev()
+        .find_map(|l| l.split(" pv ").nth(1))
+        .map(|pv| pv.split(' ').collect())
+}
+
+/// The `position` command for `start` (None: the start position) after `moves`.
+fn position_command(start: Option<&str>, moves: &[&str]) -> String {
+    let mut cmd = match start {
+        None => "position startpos".to_string(),
+        Some(fen) => format!("position fen {fen}"),
+    };
+    if !moves.is_empty() {
+        cmd.push_str(" moves ");
+        cmd.push_str(&moves.join(" "));
+    }
+    cmd
+}
+
+/// Sends the `position` command for `start` after `moves`; returns that position.
+fn set_position(e: &mut Engine, start: Option<&str>, moves: &[&str]) -> Chess {
+    e.send(&position_command(start, moves));
+    position_after(start, moves)
+}
+
+/// Sends `cmd`; returns the lines that came before the `readyok` of an `isready`
+/// sent after it.
+#[track_caller]
+fn answer(e: &mut Engine, cmd: &str) -> Vec<String> {
+    e.send(cmd);
+    e.sync()
+}
+
+/// Like `answer`, where the lines of `d` may come too.
+#[track_caller]
+fn answer_showing_board(e: &mut Engine, cmd: &str) -> Vec<String> {
+    let old = e.check;
+    e.check = OutputCheck::ProtocolOrDisplay;
+    let lines = answer(e, cmd);
+    e.check = old;
+    lines
+}
+
 /// Lines in `lines` that are `info string error: …`.
 fn errors(lines: &[String]) -> Vec<&String> {
     lines
@@ -54,8 +126,7 @@ fn errors(lines: &[String]) -> Vec<&String> {
 /// Sends `cmd`, syncs, and fails unless an `info string error` line came.
 #[track_caller]
 fn expect_error(e: &mut Engine, cmd: &str) -> String {
-    e.send(cmd);
-    let lines = e.sync();
+    let lines = answer(e, cmd);
     match errors(&lines).first() {
         Some(l) => l.to_string(),
         None => e.fail(&format!("no 'info string error' line for {cmd:?}")),
@@ -65,8 +136,7 @@ fn expect_error(e: &mut Engine, cmd: &str) -> String {
 /// Sends `cmd`, syncs, and fails if anything at all was printed.
 #[track_caller]
 fn expect_silent(e: &mut Engine, cmd: &str) {
-    e.send(cmd);
-    let lines = e.sync();
+    let lines = answer(e, cmd);
     if !lines.is_empty() {
         e.fail(&format!("unexpected output for {cmd:?}: {lines:?}"));
     }
@@ -75,16 +145,149 @@ fn expect_silent(e: &mut Engine, cmd: &str) {
 /// The `Fen: ` line of `d`, normalised through shakmaty.
 #[track_caller]
 fn displayed_fen(e: &mut Engine) -> String {
-    let old = e.check;
-    e.check = OutputCheck::ProtocolOrDisplay;
-    e.send("d");
-    let lines = e.sync();
-    e.check = old;
+    let lines = answer_showing_board(e, "d");
     let fens: Vec<&String> = lines.iter().filter(|l| l.starts_with("Fen: ")).collect();
     if fens.len() != 1 {
         e.fail(&format!("d printed {} Fen lines", fens.len()));
     }
     fen_of(&parse_fen(&fens[0]["Fen: ".len()..]))
+}
+
+/// Fails unless `d` shows `want`; `what` names it in the failure message.
+#[track_caller]
+fn expect_shown(e: &mut Engine, want: &Chess, what: &str) {
+    let want = fen_of(want);
+    let got = displayed_fen(e);
+    if got != want {
+        e.fail(&format!("{what}: d says {got}, expected {want}"));
+    }
+}
+
+/// Sends the `position` command for `start` after `moves`, which must be taken
+/// silently and be what `d` shows; returns that position.
+#[track_caller]
+fn expect_position_taken(e: &mut Engine, start: Option<&str>, moves: &[&str]) -> Chess {
+    let cmd = position_command(start, moves);
+    expect_silent(e, &cmd);
+    let pos = position_after(start, moves);
+    expect_shown(e, &pos, &cmd);
+    pos
+}
+
+/// Runs `f` and fails, naming `what`, if it took longer than `limit`; returns what
+/// `f` returned.
+#[track_caller]
+fn timed<T>(e: &mut Engine, what: &str, limit: Duration, f: impl FnOnce(&mut Engine) -> T) -> T {
+    let t = Instant::now();
+    let result = f(e);
+    let took = t.elapsed();
+    if took > limit {
+        e.fail(&format!("{what} took {took:?}, more than {limit:?}"));
+    }
+    result
+}
+
+/// Waits up to `PROMPT` for the engine to exit, and fails unless its status is 0;
+/// `when` says when in the failure message.
+#[track_caller]
+fn expect_exit_0(e: &mut Engine, when: &str) {
+    let status = e.wait_exit(PROMPT);
+    if !status.success() {
+        e.fail(&format!("status {status:?} {when}"));
+    }
+}
+
+/// Sends `go`, a search that runs until told to end, and waits for its first
+/// iteration; returns that `info depth` line.
+#[track_caller]
+fn start_search(e: &mut Engine, go: &str) -> String {
+    e.send(go);
+    e.expect_prefix("info depth", PROMPT)
+}
+
+/// Checks lines of a search of `pos` that must still be running: each is a valid
+/// `info` line, and a `bestmove` fails the test, saying `ended`.
+#[track_caller]
+fn check_still_searching(e: &Engine, pos: &Chess, lines: &[String], ended: &str) {
+    for l in lines {
+        if l.starts_with("bestmove") {
+            e.fail(ended);
+        }
+        check_info(e, pos, l, STD);
+    }
+}
+
+/// Reads lines for `dur`, failing, saying `ended`, if a `bestmove` comes (the lines
+/// are not checked otherwise).
+#[track_caller]
+fn no_bestmove_for(e: &mut Engine, dur: Duration, ended: &str) {
+    for l in e.lines_for(dur) {
+        if l.starts_with("bestmove") {
+            e.fail(ended);
+        }
+    }
+}
+
+/// Sends `go` (a `go ponder …`) and checks, for `dur`, that it ponders on `pos`
+/// without ending by itself.
+#[track_caller]
+fn ponder(e: &mut Engine, pos: &Chess, go: &str, dur: Duration) {
+    e.send(go);
+    let lines = e.lines_for(dur);
+    let ended = "go ponder ended by itself (before stop or ponderhit)";
+    check_still_searching(e, pos, &lines, ended);
+}
+
+/// Sends `ponderhit` and checks the search of `pos` that it ends.
+#[track_caller]
+fn ponderhit(e: &mut Engine, pos: &Chess) -> Searched {
+    e.send("ponderhit");
+    e.finish_checked(pos, STD, PROMPT)
+}
+
+/// Sends `stop` and checks the search of `pos` that it ends.
+#[track_caller]
+fn stop(e: &mut Engine, pos: &Chess) -> Searched {
+    e.send("stop");
+    e.finish_checked(pos, STD, PROMPT)
+}
+
+/// `go searchmoves {asked} depth 3` in `pos` (already sent) must play the move
+/// asked, printed as `printed` in `mode`'s notation.
+#[track_caller]
+fn expect_searchmove_printed(
+    e: &mut Engine,
+    pos: &Chess,
+    mode: CastlingMode,
+    asked: &str,
+    printed: &str,
+) {
+    let r = e.go_checked(
+        &format!("go searchmoves {asked} depth 3"),
+        pos,
+        mode,
+        PROMPT,
+    );
+    if played(&r) != Some(printed) {
+        e.fail(&format!(
+            "{mode:?} mode, searchmoves {asked}: expected bestmove {printed}, got {:?}",
+            r.best_line
+        ));
+    }
+}
+
+/// Sends `cmd` (a `go perft`), accepting any output, and returns its lines up to
+/// and including `Nodes searched: …`.
+#[track_caller]
+fn perft_output(e: &mut Engine, cmd: &str, timeout: Duration) -> Vec<String> {
+    let old = e.check;
+    e.check = OutputCheck::Any;
+    e.send(cmd);
+    let lines = e.collect_until("Nodes searched", timeout, |l| {
+        l.starts_with("Nodes searched")
+    });
+    e.check = old;
+    lines
 }
 
 #[test]
@@ -170,32 +373,19 @@ fn uci_handshake_lists_id_and_options() {
 #[test]
 fn isready_is_answered_during_go_infinite() {
     let mut e = ready_engine();
-    e.send("position startpos");
-    e.send("go infinite");
-    let first = e.expect_prefix("info depth", PROMPT);
-    check_info(&e, &start(), &first, STD);
-    let asked = Instant::now();
-    let before = e.sync();
-    if asked.elapsed() > Duration::from_secs(5) {
-        e.fail(&format!(
-            "readyok took {:?} during go infinite",
-            asked.elapsed()
-        ));
-    }
-    for l in &before {
-        if l.starts_with("bestmove") {
-            e.fail("bestmove during go infinite before stop");
-        }
-        check_info(&e, &start(), l, STD);
-    }
-    for l in e.lines_for(Duration::from_secs(1)) {
-        if l.starts_with("bestmove") {
-            e.fail("go infinite ended by itself");
-        }
-        check_info(&e, &start(), &l, STD);
-    }
-    e.send("stop");
-    e.finish_checked(&start(), STD, PROMPT);
+    let pos = set_position(&mut e, None, &[]);
+    let first = start_search(&mut e, "go infinite");
+    check_info(&e, &pos, &first, STD);
+    let before = timed(
+        &mut e,
+        "readyok during go infinite",
+        Duration::from_secs(5),
+        Engine::sync,
+    );
+    check_still_searching(&e, &pos, &before, "bestmove during go infinite before stop");
+    let lines = e.lines_for(Duration::from_secs(1));
+    check_still_searching(&e, &pos, &lines, "go infinite ended by itself");
+    stop(&mut e, &pos);
     // A stop with no search running prints nothing.
     expect_silent(&mut e, "stop");
     e.quit();
@@ -207,8 +397,7 @@ fn isready_is_answered_during_go_infinite() {
 #[test]
 fn stop_right_after_go_always_gets_its_bestmove() {
     let mut e = ready_engine();
-    let pos = position_after(None, &["d2d4"]);
-    e.send("position startpos moves d2d4");
+    let pos = set_position(&mut e, None, &["d2d4"]);
     for i in 0..60 {
         let go = match i % 3 {
             0 => "go infinite",
@@ -236,72 +425,57 @@ fn stop_right_after_go_always_gets_its_bestmove() {
 #[test]
 fn go_ponder_waits_for_stop() {
     let mut e = ready_engine();
-    let pos = position_after(None, &["e2e4"]);
-    e.send("position startpos moves e2e4");
+    let pos = set_position(&mut e, None, &["e2e4"]);
     // A tiny clock: without pondering this search would end within milliseconds.
-    e.send("go ponder wtime 1000 btime 1000");
-    for l in e.lines_for(Duration::from_millis(1200)) {
-        if l.starts_with("bestmove") {
-            e.fail("go ponder ended by itself (before stop or ponderhit)");
-        }
-        check_info(&e, &pos, &l, STD);
-    }
-    e.send("stop");
-    e.finish_checked(&pos, STD, PROMPT);
+    ponder(
+        &mut e,
+        &pos,
+        "go ponder wtime 1000 btime 1000",
+        Duration::from_millis(1200),
+    );
+    stop(&mut e, &pos);
     e.quit();
 }
 
 #[test]
 fn ponderhit_ends_the_search_within_the_clock() {
-    let mut e = ready_engine();
-    expect_silent(&mut e, "setoption name Ponder value true");
-    let pos = position_after(None, &["e2e4", "e7e5"]);
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
-    for l in e.lines_for(Duration::from_secs(1)) {
-        if l.starts_with("bestmove") {
-            e.fail("go ponder ended by itself before ponderhit");
-        }
-        check_info(&e, &pos, &l, STD);
-    }
-    let hit = Instant::now();
-    e.send("ponderhit");
-    e.finish_checked(&pos, STD, PROMPT);
+    let mut e = pondering_engine();
+    let pos = set_position(&mut e, None, &["e2e4", "e7e5"]);
+    ponder(
+        &mut e,
+        &pos,
+        "go ponder wtime 3000 btime 3000 winc 0 binc 0",
+        Duration::from_secs(1),
+    );
     // 3 s on the clock: the move must come before it runs out.
-    if hit.elapsed() > Duration::from_secs(3) + Duration::from_millis(500) {
-        e.fail(&format!(
-            "bestmove came {:?} after ponderhit with 3 s on the clock",
-            hit.elapsed()
-        ));
-    }
+    timed(
+        &mut e,
+        "the bestmove after ponderhit with 3 s on the clock",
+        Duration::from_secs(3) + Duration::from_millis(500),
+        |e| ponderhit(e, &pos),
+    );
     expect_silent(&mut e, "ponderhit");
     e.quit();
 }
 
 #[test]
 fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
-    let mut e = ready_engine();
-    expect_silent(&mut e, "setoption name Ponder value true");
-    let pos = position_after(None, &["e2e4", "c7c5"]);
-    e.send("position startpos moves e2e4 c7c5");
+    let mut e = pondering_engine();
+    let pos = set_position(&mut e, None, &["e2e4", "c7c5"]);
     // The time spent pondering counts: after 2.5 s on this very position, a search
     // allowed 2 s has had its time, and must not think 2 s more.
-    e.send("go ponder movetime 2000");
-    for l in e.lines_for(Duration::from_millis(2500)) {
-        if l.starts_with("bestmove") {
-            e.fail("go ponder ended by itself before ponderhit");
-        }
-        check_info(&e, &pos, &l, STD);
-    }
-    let hit = Instant::now();
-    e.send("ponderhit");
-    e.finish_checked(&pos, STD, PROMPT);
-    if hit.elapsed() > Duration::from_secs(1) {
-        e.fail(&format!(
-            "bestmove came {:?} after ponderhit, though the ponder search had its 2 s",
-            hit.elapsed()
-        ));
-    }
+    ponder(
+        &mut e,
+        &pos,
+        "go ponder movetime 2000",
+        Duration::from_millis(2500),
+    );
+    timed(
+        &mut e,
+        "the bestmove after ponderhit, though the ponder search had its 2 s,",
+        Duration::from_secs(1),
+        |e| ponderhit(e, &pos),
+    );
     e.quit();
 }
 
@@ -311,12 +485,9 @@ fn ponderhit_after_a_ponder_longer_than_the_move_time_moves_at_once() {
 #[test]
 fn long_searches_announce_the_current_root_move() {
     let mut e = ready_engine();
-    let pos = Chess::default();
-    e.send("position startpos");
-    let (lines, _) = {
-        e.send("go movetime 600");
-        e.wait_bestmove(PROMPT)
-    };
+    let pos = set_position(&mut e, None, &[]);
+    e.send("go movetime 600");
+    let (lines, _) = e.wait_bestmove(PROMPT);
     if let Some(l) = lines.iter().find(|l| l.contains("currmove")) {
         e.fail(&format!("a 0.6 s search announced a current move: {l:?}"));
     }
@@ -340,7 +511,7 @@ fn long_searches_announce_the_current_root_move() {
             && words[..2] == ["info", "depth"]
             && words[2].parse::<i32>().is_ok_and(|d| d >= 1)
             && words[3] == "currmove"
-            && legal.iter().any(|m| m.to_uci(STD).to_string() == words[4])
+            && legal.iter().any(|&m| uci(m) == words[4])
             && words[5] == "currmovenumber"
             && words[6]
                 .parse::<usize>()
@@ -357,17 +528,15 @@ fn long_searches_announce_the_current_root_move() {
 /// again before `bestmove` when the search showed none since.
 #[test]
 fn after_ponderhit_the_line_of_the_move_played_is_shown_again() {
-    let mut e = ready_engine();
-    expect_silent(&mut e, "setoption name Ponder value true");
-    let pos = position_after(None, &["e2e4", "c7c5"]);
-    e.send("position startpos moves e2e4 c7c5");
+    let mut e = pondering_engine();
+    let pos = set_position(&mut e, None, &["e2e4", "c7c5"]);
     // The search is over (depth 4) long before the ponderhit, and waits for it.
     e.send("go ponder depth 4 wtime 60000 btime 60000");
-    for l in e.lines_for(Duration::from_millis(1000)) {
-        if l.starts_with("bestmove") {
-            e.fail("go ponder ended by itself before ponderhit");
-        }
-    }
+    no_bestmove_for(
+        &mut e,
+        Duration::from_millis(1000),
+        "go ponder ended by itself before ponderhit",
+    );
     e.send("ponderhit");
     let (lines, best) = e.wait_bestmove(PROMPT);
     let played = best.split_whitespace().nth(1).unwrap_or("");
@@ -395,46 +564,35 @@ fn after_ponderhit_the_line_of_the_move_played_is_shown_again() {
 /// thrown away, but it must come, legal in the pondered position) and starts anew.
 #[test]
 fn a_missed_ponder_is_stopped_with_a_legal_move_and_play_goes_on() {
-    let mut e = ready_engine();
-    expect_silent(&mut e, "setoption name Ponder value true");
-    e.send("position startpos");
-    let r = e.go_checked("go depth 6", &start(), STD, PROMPT);
-    let (Some(best), Some(ponder)) = (r.best, r.ponder) else {
+    let mut e = pondering_engine();
+    let pos = set_position(&mut e, None, &[]);
+    let r = e.go_checked("go depth 6", &pos, STD, PROMPT);
+    let (Some(best), Some(ponder_move)) = (r.best.map(uci), r.ponder.map(uci)) else {
         e.fail("no ponder move after a depth-6 search of the start position");
     };
-    let best = best.to_uci(STD).to_string();
-    let ponder = ponder.to_uci(STD).to_string();
-    let pondered = position_after(None, &[&best, &ponder]);
-    e.send(&format!("position startpos moves {best} {ponder}"));
-    e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
-    for l in e.lines_for(Duration::from_millis(300)) {
-        if l.starts_with("bestmove") {
-            e.fail("go ponder ended by itself before stop");
-        }
-        check_info(&e, &pondered, &l, STD);
-    }
-    e.send("stop");
-    e.finish_checked(&pondered, STD, PROMPT);
+    let pondered = set_position(&mut e, None, &[&best, &ponder_move]);
+    ponder(
+        &mut e,
+        &pondered,
+        "go ponder wtime 1000 btime 1000 winc 10 binc 10",
+        Duration::from_millis(300),
+    );
+    stop(&mut e, &pondered);
     // The opponent's actual reply: any other legal move.
-    let after_best = position_after(None, &[&best]);
-    let other = after_best
+    let other = position_after(None, &[&best])
         .legal_moves()
         .into_iter()
-        .map(|m| m.to_uci(STD).to_string())
-        .find(|m| *m != ponder)
+        .map(uci)
+        .find(|m| *m != ponder_move)
         .unwrap();
-    let actual = position_after(None, &[&best, &other]);
-    e.send(&format!("position startpos moves {best} {other}"));
-    let t = Instant::now();
-    e.go_checked(
-        "go wtime 1000 btime 1000 winc 10 binc 10",
-        &actual,
-        STD,
-        PROMPT,
+    let actual = set_position(&mut e, None, &[&best, &other]);
+    let go = "go wtime 1000 btime 1000 winc 10 binc 10";
+    timed(
+        &mut e,
+        "a move on a 1 s clock",
+        Duration::from_secs(2),
+        |e| e.go_checked(go, &actual, STD, PROMPT),
     );
-    if t.elapsed() > Duration::from_secs(2) {
-        e.fail(&format!("a move on a 1 s clock took {:?}", t.elapsed()));
-    }
     e.quit();
 }
 
@@ -449,19 +607,16 @@ fn bestmove_carries_the_second_move_of_the_pv_as_ponder() {
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
         "8/8/1p6/p1p2k2/P1P5/1P3K2/8/8 b - - 0 1",
     ] {
-        let pos = parse_fen(fen);
-        e.send(&format!("position fen {fen}"));
+        let pos = set_position(&mut e, Some(fen), &[]);
         // A depth limit: the last iteration completes, so its pv is the answer.
         let r = e.go_checked("go depth 5", &pos, STD, LONG);
-        let last = r.infos.iter().rev().find(|l| l.contains(" pv "));
-        let Some(pv) = last.and_then(|l| parse_info(l).ok()).and_then(|i| i.pv) else {
+        let Some(pv) = last_pv(&r.infos) else {
             e.fail("no pv in the info lines");
         };
-        let text = |m: Option<Move>| m.map(|m| m.to_uci(STD).to_string());
-        if text(r.best).as_ref() != pv.first() {
+        if r.best.map(uci).as_deref() != pv.first().copied() {
             e.fail(&format!("bestmove is not the pv's first move: {pv:?}"));
         }
-        if text(r.ponder).as_ref() != pv.get(1) {
+        if r.ponder.map(uci).as_deref() != pv.get(1).copied() {
             e.fail(&format!(
                 "the ponder move is not the pv's second move: {pv:?}, {}",
                 r.best_line
@@ -478,18 +633,16 @@ fn bestmove_carries_the_second_move_of_the_pv_as_ponder() {
 #[test]
 fn node_depth_and_movetime_limits_return_promptly() {
     let mut e = ready_engine();
-    e.send("position startpos");
+    let pos = set_position(&mut e, None, &[]);
     for go in ["go nodes 1000", "go depth 1", "go movetime 100"] {
-        let t = Instant::now();
-        let r = e.go_checked(go, &start(), STD, PROMPT);
-        if t.elapsed() > Duration::from_secs(5) {
-            e.fail(&format!("'{go}' took {:?}", t.elapsed()));
-        }
+        let r = timed(&mut e, &format!("'{go}'"), Duration::from_secs(5), |e| {
+            e.go_checked(go, &pos, STD, PROMPT)
+        });
         if r.best.is_none() {
             e.fail("bestmove (none) from the start position");
         }
     }
-    let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
+    let r = e.go_checked("go depth 1", &pos, STD, PROMPT);
     if !r.infos.iter().any(|l| l.starts_with("info depth 1 ")) {
         e.fail("go depth 1 printed no depth-1 iteration");
     }
@@ -500,30 +653,25 @@ fn node_depth_and_movetime_limits_return_promptly() {
 fn clock_of_the_side_to_move_is_used() {
     let mut e = ready_engine();
     // White to move with 300 ms: must move fast even though black has ages.
-    e.send("position startpos");
-    let t = Instant::now();
-    e.go_checked(
-        "go wtime 300 btime 100000000 winc 0 binc 0",
-        &start(),
-        STD,
-        PROMPT,
-    );
-    if t.elapsed() > Duration::from_secs(4) {
-        e.fail(&format!("white with 300 ms thought {:?}", t.elapsed()));
-    }
+    let pos = set_position(&mut e, None, &[]);
+    timed(&mut e, "white with 300 ms", Duration::from_secs(4), |e| {
+        e.go_checked(
+            "go wtime 300 btime 100000000 winc 0 binc 0",
+            &pos,
+            STD,
+            PROMPT,
+        )
+    });
     // Black to move with 300 ms.
-    let pos = position_after(None, &["e2e4"]);
-    e.send("position startpos moves e2e4");
-    let t = Instant::now();
-    e.go_checked(
-        "go wtime 100000000 btime 300 winc 0 binc 0",
-        &pos,
-        STD,
-        PROMPT,
-    );
-    if t.elapsed() > Duration::from_secs(4) {
-        e.fail(&format!("black with 300 ms thought {:?}", t.elapsed()));
-    }
+    let pos = set_position(&mut e, None, &["e2e4"]);
+    timed(&mut e, "black with 300 ms", Duration::from_secs(4), |e| {
+        e.go_checked(
+            "go wtime 100000000 btime 300 winc 0 binc 0",
+            &pos,
+            STD,
+            PROMPT,
+        )
+    });
     // The usual shapes of a timed game.
     for go in [
         "go wtime 2000 btime 2000 winc 20 binc 20",
@@ -539,9 +687,7 @@ fn clock_of_the_side_to_move_is_used() {
 fn one_legal_move_is_played_after_one_iteration() {
     let mut e = ready_engine();
     // White: Kh1, only Kg1 is legal (the rook holds the second rank).
-    let fen = "k7/8/8/8/8/8/r7/7K w - - 0 1";
-    let pos = parse_fen(fen);
-    e.send(&format!("position fen {fen}"));
+    let pos = set_position(&mut e, Some("k7/8/8/8/8/8/r7/7K w - - 0 1"), &[]);
     let r = e.go_checked("go wtime 60000 btime 60000", &pos, STD, PROMPT);
     if r.best.map(|m| m.to().to_string()) != Some("g1".to_string()) {
         e.fail("expected bestmove h1g1");
@@ -555,9 +701,9 @@ fn one_legal_move_is_played_after_one_iteration() {
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut e = ready_engine();
-    e.send("position startpos");
-    let r = e.go_checked("go searchmoves a2a3 b2b3 depth 5", &start(), STD, LONG);
-    let best = r.best_line.split(' ').nth(1).unwrap().to_string();
+    let pos = set_position(&mut e, None, &[]);
+    let r = e.go_checked("go searchmoves a2a3 b2b3 depth 5", &pos, STD, LONG);
+    let best = played(&r).unwrap().to_string();
     if best != "a2a3" && best != "b2b3" {
         e.fail(&format!("searchmoves a2a3 b2b3 gave {best}"));
     }
@@ -570,8 +716,8 @@ fn searchmoves_restricts_the_root() {
         }
     }
     // With a single move listed, that move is played.
-    let r = e.go_checked("go depth 4 searchmoves h2h3", &start(), STD, LONG);
-    if r.best_line.split(' ').nth(1) != Some("h2h3") {
+    let r = e.go_checked("go depth 4 searchmoves h2h3", &pos, STD, LONG);
+    if played(&r) != Some("h2h3") {
         e.fail(&format!("searchmoves h2h3 gave {:?}", r.best_line));
     }
     e.quit();
@@ -589,7 +735,7 @@ fn go_mate_finds_a_mate_in_two() {
         "test position has no mate in 2"
     );
     let mut e = ready_engine();
-    e.send(&format!("position fen {MATE_IN_2}"));
+    set_position(&mut e, Some(MATE_IN_2), &[]);
     let r = e.go_checked("go mate 2", &pos, STD, LONG);
     if !r.has_score("mate 2") {
         e.fail("go mate 2: no info line with 'score mate 2'");
@@ -604,15 +750,13 @@ fn go_mate_finds_a_mate_in_two() {
 #[test]
 fn being_mated_is_a_negative_mate_score() {
     // Black must play Kg8, then Ra8 mates: black is mated in 1 (UCI: "mate -1").
-    let fen = "7k/8/6K1/8/8/8/8/R7 b - - 0 1";
-    let pos = parse_fen(fen);
     let mut e = ready_engine();
-    e.send(&format!("position fen {fen}"));
+    let pos = set_position(&mut e, Some("7k/8/6K1/8/8/8/8/R7 b - - 0 1"), &[]);
     let r = e.go_checked("go depth 4", &pos, STD, LONG);
     if !r.has_score("mate -1") {
         e.fail("no info line with 'score mate -1' when mated in 1");
     }
-    if r.best_line.split(' ').nth(1) != Some("h8g8") {
+    if played(&r) != Some("h8g8") {
         e.fail("the only legal move is h8g8");
     }
     e.quit();
@@ -630,7 +774,7 @@ fn no_legal_move_gives_bestmove_none() {
             "{what} test position has moves"
         );
         e.label = what.to_string();
-        e.send(&format!("position fen {fen}"));
+        set_position(&mut e, Some(fen), &[]);
         for go in [
             "go depth 3",
             "go movetime 100",
@@ -641,9 +785,11 @@ fn no_legal_move_gives_bestmove_none() {
             if r.best_line != "bestmove (none)" {
                 e.fail(&format!("{what}: {go} gave {:?}", r.best_line));
             }
-            // The result comes first, as Stockfish gives it (GUIs show it).
+            // The result comes first, as Stockfish gives it (GUIs show it); the only
+            // other info line is the name of the evaluation, at the first search.
             let result = if pos.is_check() { "mate 0" } else { "cp 0" };
-            if r.infos.len() != 1 || !r.has_score(result) {
+            let results = r.infos.iter().filter(|l| !l.starts_with("info string"));
+            if results.count() != 1 || !r.has_score(result) {
                 e.fail(&format!(
                     "{what}: {go} showed {:?}, not one 'score {result}' line",
                     r.infos
@@ -652,13 +798,12 @@ fn no_legal_move_gives_bestmove_none() {
         }
         // go infinite still waits for stop.
         e.send("go infinite");
-        for l in e.lines_for(Duration::from_millis(500)) {
-            if l.starts_with("bestmove") {
-                e.fail(&format!("{what}: go infinite ended by itself"));
-            }
-        }
-        e.send("stop");
-        let r = e.finish_checked(&pos, STD, PROMPT);
+        no_bestmove_for(
+            &mut e,
+            Duration::from_millis(500),
+            &format!("{what}: go infinite ended by itself"),
+        );
+        let r = stop(&mut e, &pos);
         if r.best_line != "bestmove (none)" {
             e.fail(&format!(
                 "{what}: go infinite + stop gave {:?}",
@@ -672,24 +817,21 @@ fn no_legal_move_gives_bestmove_none() {
 #[test]
 fn go_during_a_search_stops_it_and_starts_a_new_one() {
     let mut e = ready_engine();
-    e.send("position startpos");
-    e.send("go infinite");
-    e.expect_prefix("info depth", PROMPT);
+    let old = set_position(&mut e, None, &[]);
+    start_search(&mut e, "go infinite");
     // New position and a new go while searching: the old search gets one bestmove
     // (for the start position), the new one another (for the new position).
-    let pos = position_after(None, &["e2e4", "c7c5"]);
-    e.send("position startpos moves e2e4 c7c5");
+    let pos = set_position(&mut e, None, &["e2e4", "c7c5"]);
     e.send("go depth 4");
     let (lines, first) = e.wait_bestmove(PROMPT);
     // Info lines before the first bestmove belong to the old search.
     for l in lines.iter().filter(|l| l.starts_with("info")) {
-        check_info(&e, &start(), l, STD);
+        check_info(&e, &old, l, STD);
     }
-    check_bestmove(&e, &start(), &first, STD);
+    check_bestmove(&e, &old, &first, STD);
     e.finish_checked(&pos, STD, LONG);
     // Same again with a finite search as the old one.
-    e.send("go depth 60");
-    e.expect_prefix("info depth", PROMPT);
+    start_search(&mut e, "go depth 60");
     e.send("go nodes 2000");
     let (_, first) = e.wait_bestmove(PROMPT);
     check_bestmove(&e, &pos, &first, STD);
@@ -701,17 +843,11 @@ fn go_during_a_search_stops_it_and_starts_a_new_one() {
 fn quit_during_go_infinite_exits_with_status_0() {
     let mut e = ready_engine();
     e.send("position startpos");
-    e.send("go infinite");
-    e.expect_prefix("info depth", PROMPT);
+    start_search(&mut e, "go infinite");
     e.send("quit");
-    let t = Instant::now();
-    let status = e.wait_exit(PROMPT);
-    if !status.success() {
-        e.fail(&format!("status {status:?} after quit"));
-    }
-    if t.elapsed() > Duration::from_secs(3) {
-        e.fail(&format!("quit took {:?}", t.elapsed()));
-    }
+    timed(&mut e, "quit", Duration::from_secs(3), |e| {
+        expect_exit_0(e, "after quit")
+    });
 }
 
 #[test]
@@ -719,42 +855,23 @@ fn end_of_input_exits_with_status_0() {
     // Idle.
     let mut e = ready_engine();
     e.close_stdin();
-    let status = e.wait_exit(PROMPT);
-    if !status.success() {
-        e.fail(&format!("status {status:?} at end of input"));
-    }
+    expect_exit_0(&mut e, "at end of input");
     // Without even a handshake.
     let mut e = Engine::spawn();
     e.close_stdin();
-    let status = e.wait_exit(PROMPT);
-    if !status.success() {
-        e.fail(&format!("status {status:?} at end of input"));
-    }
+    expect_exit_0(&mut e, "at end of input");
     // During go infinite.
     let mut e = ready_engine();
-    e.send("go infinite");
-    e.expect_prefix("info depth", PROMPT);
+    start_search(&mut e, "go infinite");
     e.close_stdin();
-    let status = e.wait_exit(PROMPT);
-    if !status.success() {
-        e.fail(&format!(
-            "status {status:?} at end of input during a search"
-        ));
-    }
+    expect_exit_0(&mut e, "at end of input during a search");
 }
 
 #[test]
 fn info_lines_are_complete_and_their_pvs_legal() {
     let mut e = ready_engine();
     for (fen, depth) in [(None, 7), (Some(KIWIPETE), 6), (Some(MATE_IN_2), 5)] {
-        let pos = match fen {
-            None => start(),
-            Some(f) => parse_fen(f),
-        };
-        match fen {
-            None => e.send("position startpos"),
-            Some(f) => e.send(&format!("position fen {f}")),
-        }
+        let pos = set_position(&mut e, fen, &[]);
         let r = e.go_checked(&format!("go depth {depth}"), &pos, STD, LONG);
         // Every iteration 1..=depth is reported.
         for d in 1..=depth {
@@ -805,50 +922,26 @@ fn chess960_castling_is_king_takes_rook() {
     expect_silent(&mut e, "setoption name UCI_Chess960 value true");
 
     // Constructed: king b1, rooks a1/h1: b1h1 is O-O, b1a1 is O-O-O.
-    let pos = parse_fen(FRC_OPEN);
-    e.send(&format!("position fen {FRC_OPEN}"));
+    let pos = set_position(&mut e, Some(FRC_OPEN), &[]);
     for mv in ["b1h1", "b1a1"] {
-        let r = e.go_checked(&format!("go searchmoves {mv} depth 3"), &pos, C960, PROMPT);
-        if r.best_line.split(' ').nth(1) != Some(mv) {
-            e.fail(&format!("searchmoves {mv} gave {:?}", r.best_line));
-        }
+        expect_searchmove_printed(&mut e, &pos, C960, mv, mv);
     }
     // Unrestricted search: any castling in bestmove or pv is in 960 notation
     // (checked by go_checked with C960).
     e.go_checked("go depth 5", &pos, C960, LONG);
 
     // The position from the brief, after the f-rook steps aside: O-O is g1h1.
-    let moves = ["f1f2", "a7a6"];
-    let pos = position_after(Some(FRC), &moves);
-    e.send(&format!("position fen {FRC} moves {}", moves.join(" ")));
-    let r = e.go_checked("go searchmoves g1h1 depth 3", &pos, C960, PROMPT);
-    if r.best_line.split(' ').nth(1) != Some("g1h1") {
-        e.fail(&format!("searchmoves g1h1 gave {:?}", r.best_line));
-    }
+    let pos = set_position(&mut e, Some(FRC), &["f1f2", "a7a6"]);
+    expect_searchmove_printed(&mut e, &pos, C960, "g1h1", "g1h1");
     e.go_checked("go depth 5", &pos, C960, LONG);
     // The castling move is accepted in a move list in 960 notation.
-    e.send(&format!("position fen {FRC} moves f1f2 a7a6 g1h1"));
-    let want = fen_of(&position_after(Some(FRC), &["f1f2", "a7a6", "g1h1"]));
-    if displayed_fen(&mut e) != want {
-        e.fail(&format!("after g1h1 expected {want}"));
-    }
+    let pos = set_position(&mut e, Some(FRC), &["f1f2", "a7a6", "g1h1"]);
+    expect_shown(&mut e, &pos, "after g1h1");
 
     // A standard position in 960 mode: O-O prints as e1h1, whatever was asked.
-    let pos = parse_fen(CASTLES);
-    e.send(&format!("position fen {CASTLES}"));
+    let pos = set_position(&mut e, Some(CASTLES), &[]);
     for (asked, printed) in [("e1g1", "e1h1"), ("e1h1", "e1h1"), ("e1a1", "e1a1")] {
-        let r = e.go_checked(
-            &format!("go searchmoves {asked} depth 3"),
-            &pos,
-            C960,
-            PROMPT,
-        );
-        if r.best_line.split(' ').nth(1) != Some(printed) {
-            e.fail(&format!(
-                "960 mode, searchmoves {asked}: expected bestmove {printed}, got {:?}",
-                r.best_line
-            ));
-        }
+        expect_searchmove_printed(&mut e, &pos, C960, asked, printed);
     }
     e.quit();
 }
@@ -857,31 +950,19 @@ fn chess960_castling_is_king_takes_rook() {
 fn standard_castling_prints_as_king_two_squares() {
     let mut e = ready_engine();
     expect_silent(&mut e, "setoption name UCI_Chess960 value false");
-    let pos = parse_fen(CASTLES);
-    e.send(&format!("position fen {CASTLES}"));
+    let pos = set_position(&mut e, Some(CASTLES), &[]);
     for (asked, printed) in [
         ("e1g1", "e1g1"),
         ("e1h1", "e1g1"),
         ("e1c1", "e1c1"),
         ("e1a1", "e1c1"),
     ] {
-        let r = e.go_checked(
-            &format!("go searchmoves {asked} depth 3"),
-            &pos,
-            STD,
-            PROMPT,
-        );
-        if r.best_line.split(' ').nth(1) != Some(printed) {
-            e.fail(&format!(
-                "standard mode, searchmoves {asked}: expected bestmove {printed}, got {:?}",
-                r.best_line
-            ));
-        }
+        expect_searchmove_printed(&mut e, &pos, STD, asked, printed);
     }
     // Unrestricted: castling in bestmove/pv, if any, is in standard notation.
     e.go_checked("go depth 5", &pos, STD, LONG);
-    e.send(&format!("position fen {KIWIPETE}"));
-    e.go_checked("go depth 5", &parse_fen(KIWIPETE), STD, LONG);
+    let pos = set_position(&mut e, Some(KIWIPETE), &[]);
+    e.go_checked("go depth 5", &pos, STD, LONG);
     e.quit();
 }
 
@@ -897,36 +978,15 @@ fn castling_moves_are_read_in_both_notations() {
         );
         for castle in ["e1g1", "e1h1"] {
             // From a FEN.
-            let want = fen_of(&position_after(Some(CASTLES), &[castle]));
-            expect_silent(&mut e, &format!("position fen {CASTLES} moves {castle}"));
-            let got = displayed_fen(&mut e);
-            if got != want {
-                e.fail(&format!(
-                    "position fen {CASTLES} moves {castle}: d says {got}, expected {want}"
-                ));
-            }
+            expect_position_taken(&mut e, Some(CASTLES), &[castle]);
             // From the start position.
             let mut moves = game.to_vec();
             moves.push(castle);
-            let want = fen_of(&position_after(None, &moves));
-            expect_silent(
-                &mut e,
-                &format!("position startpos moves {}", moves.join(" ")),
-            );
-            let got = displayed_fen(&mut e);
-            if got != want {
-                e.fail(&format!(
-                    "startpos moves … {castle}: d says {got}, expected {want}"
-                ));
-            }
+            expect_position_taken(&mut e, None, &moves);
         }
         // Queen side too.
         for castle in ["e1c1", "e1a1"] {
-            let want = fen_of(&position_after(Some(CASTLES), &[castle]));
-            expect_silent(&mut e, &format!("position fen {CASTLES} moves {castle}"));
-            if displayed_fen(&mut e) != want {
-                e.fail(&format!("{castle}: expected {want}"));
-            }
+            expect_position_taken(&mut e, Some(CASTLES), &[castle]);
         }
     }
     e.quit();
@@ -940,8 +1000,7 @@ fn unknown_command_is_reported_by_name() {
         ("xyzzy 1 2", "xyzzy"),
         ("  blah   isready", "blah"),
     ] {
-        e.send(cmd);
-        let lines = e.sync();
+        let lines = answer(&mut e, cmd);
         let want = format!("info string error: unknown command '{word}'");
         if !lines.contains(&want) {
             e.fail(&format!("for {cmd:?} expected the line {want:?}"));
@@ -956,8 +1015,7 @@ fn unknown_command_is_reported_by_name() {
 fn expect_rejected_leaving_no_position(e: &mut Engine, cmd: &str) {
     expect_error(e, cmd);
     for query in ["d", "eval", "go perft 1"] {
-        e.send(query);
-        let lines = e.sync();
+        let lines = answer(e, query);
         if lines.len() != 1 || errors(&lines).len() != 1 {
             e.fail(&format!(
                 "after the rejected {cmd:?}, {query:?} gave {lines:?}"
@@ -1016,11 +1074,7 @@ fn a_rejected_position_leaves_no_position_until_a_valid_one() {
         expect_rejected_leaving_no_position(&mut e, cmd);
     }
     // A valid position brings searching back.
-    let pos = position_after(None, &["e2e4"]);
-    expect_silent(&mut e, "position startpos moves e2e4");
-    if displayed_fen(&mut e) != fen_of(&pos) {
-        e.fail("the valid position after a rejected one is not the one shown");
-    }
+    let pos = expect_position_taken(&mut e, None, &["e2e4"]);
     let r = e.go_checked("go depth 2", &pos, STD, PROMPT);
     if r.best.is_none() {
         e.fail("bestmove (none) after e2e4");
@@ -1028,7 +1082,7 @@ fn a_rejected_position_leaves_no_position_until_a_valid_one() {
     // So does `ucinewgame` (the start position).
     expect_error(&mut e, "position fen 8/8/8/4k3/8/8/8/B3K3 w - - 0 1");
     expect_silent(&mut e, "ucinewgame");
-    let r = e.go_checked("go depth 2", &Chess::default(), STD, PROMPT);
+    let r = e.go_checked("go depth 2", &start(), STD, PROMPT);
     if r.best.is_none() {
         e.fail("bestmove (none) after ucinewgame");
     }
@@ -1067,8 +1121,7 @@ fn odd_but_playable_positions_are_searched_with_a_warning() {
         // Three pieces give check.
         "4k3/8/3N1N2/8/8/8/4R3/4K3 b - - 0 1",
     ] {
-        e.send(&format!("position fen {fen}"));
-        let lines = e.sync();
+        let lines = answer(&mut e, &format!("position fen {fen}"));
         if lines.len() != 1 || !lines[0].starts_with("info string warning: ") {
             e.fail(&format!("{fen}: expected one warning line, got {lines:?}"));
         }
@@ -1131,19 +1184,16 @@ fn setoption_errors_and_valid_options() {
         expect_silent(&mut e, cmd);
     }
     // Options given during a search do not disturb it.
-    e.send("position startpos");
-    e.send("go infinite");
-    e.expect_prefix("info depth", PROMPT);
+    let pos = set_position(&mut e, None, &[]);
+    start_search(&mut e, "go infinite");
     e.send("setoption name Hash value 4");
     e.send("setoption name Clear Hash");
-    e.send("setoption name Hash value 0");
-    let lines = e.sync();
+    let lines = answer(&mut e, "setoption name Hash value 0");
     if errors(&lines).len() != 1 {
         e.fail("expected exactly one error (Hash 0) for options during a search");
     }
-    e.send("stop");
-    e.finish_checked(&start(), STD, PROMPT);
-    e.go_checked("go depth 3", &start(), STD, PROMPT);
+    stop(&mut e, &pos);
+    e.go_checked("go depth 3", &pos, STD, PROMPT);
     e.quit();
 }
 
@@ -1177,8 +1227,7 @@ fn debug_log_file_records_both_directions_with_timestamps() {
         &mut e,
         &format!("setoption name Debug Log File value {file}"),
     );
-    e.send("position startpos moves e2e4");
-    let pos = position_after(None, &["e2e4"]);
+    let pos = set_position(&mut e, None, &["e2e4"]);
     let searched = e.go_checked("go depth 3", &pos, STD, PROMPT);
     // A file that cannot be opened: an error, and the log goes on where it was.
     let bad = std::env::temp_dir().join("tabas-no-such-folder/x/y.log");
@@ -1193,15 +1242,13 @@ fn debug_log_file_records_both_directions_with_timestamps() {
     }
     expect_silent(&mut e, "setoption name Debug Log File value <empty>");
     // Not logged: the log is closed.
-    e.send("position startpos moves d2d4");
-    e.sync();
+    answer(&mut e, "position startpos moves d2d4");
     // Opened again: appended to, and closed by an empty value.
     expect_silent(
         &mut e,
         &format!("setoption name Debug Log File value {file}"),
     );
-    e.send("eval");
-    e.sync();
+    answer(&mut e, "eval");
     expect_silent(&mut e, "setoption name Debug Log File value");
     e.quit();
 
@@ -1290,11 +1337,10 @@ fn syzygy_options_load_tables_or_say_why_not() {
         e.quit();
         return;
     };
-    e.send(&format!(
-        "setoption name SyzygyPath value {}",
-        dir.display()
-    ));
-    let lines = e.sync();
+    let lines = answer(
+        &mut e,
+        &format!("setoption name SyzygyPath value {}", dir.display()),
+    );
     if !errors(&lines).is_empty() || lines.len() != 1 {
         e.fail(&format!(
             "valid SyzygyPath: expected one line, got {lines:?}"
@@ -1373,8 +1419,7 @@ fn absurd_go_numbers_still_give_a_legal_move() {
                 e.assert_no_extra_bestmove();
                 continue;
             }
-            e.send("stop");
-            e.finish_checked(&pos, STD, PROMPT);
+            stop(&mut e, &pos);
         }
     }
     e.quit();
@@ -1384,10 +1429,7 @@ fn absurd_go_numbers_still_give_a_legal_move() {
 fn go_perft_3_divides_the_start_position() {
     let mut e = ready_engine();
     e.send("position startpos");
-    e.check = OutputCheck::Any;
-    e.send("go perft 3");
-    let lines = e.collect_until("Nodes searched", LONG, |l| l.starts_with("Nodes searched"));
-    e.check = OutputCheck::Protocol;
+    let lines = perft_output(&mut e, "go perft 3", LONG);
     e.sync();
     let n = lines.len();
     if n != 22 || !lines[20].is_empty() || lines[21] != "Nodes searched: 8902" {
@@ -1419,10 +1461,7 @@ fn go_perft_3_divides_the_start_position() {
 fn d_prints_board_fen_and_key() {
     let mut e = ready_engine();
     e.send("position startpos moves e2e4 c7c5 g1f3");
-    e.check = OutputCheck::ProtocolOrDisplay;
-    e.send("d");
-    let lines = e.sync();
-    e.check = OutputCheck::Protocol;
+    let lines = answer_showing_board(&mut e, "d");
     let ranks = lines.iter().filter(|l| l.starts_with(" | ")).count();
     if ranks != 8 {
         e.fail(&format!("d printed {ranks} board ranks"));
@@ -1440,15 +1479,12 @@ fn d_prints_board_fen_and_key() {
     // same key, another position another key.
     let key = key.unwrap().clone();
     e.send("position startpos moves g1f3 c7c5 e2e4");
-    e.check = OutputCheck::ProtocolOrDisplay;
-    e.send("d");
-    let lines = e.sync();
+    let lines = answer_showing_board(&mut e, "d");
     if !lines.contains(&key) {
         e.fail("transposed position printed another key");
     }
     e.send("position startpos");
-    e.send("d");
-    let lines = e.sync();
+    let lines = answer_showing_board(&mut e, "d");
     if lines.contains(&key) {
         e.fail("the start position printed the same key");
     }
@@ -1457,23 +1493,16 @@ fn d_prints_board_fen_and_key() {
 
 #[test]
 fn cli_perft_4_counts_197281() {
-    let mut e = Engine::spawn_args(&["perft", "4"]);
-    e.check = OutputCheck::Any;
-    e.close_stdin();
+    let mut e = run_cli(&["perft", "4"]);
     let line = e.expect_prefix("Nodes searched", LONG);
     if line != "Nodes searched: 197281" {
         e.fail(&format!("got {line:?}"));
     }
-    let status = e.wait_exit(PROMPT);
-    if !status.success() {
-        e.fail(&format!("status {status:?}"));
-    }
+    expect_exit_0(&mut e, "after tabas perft 4");
     // With a FEN (Kiwipete, depth 3).
     let mut args = vec!["perft", "3"];
     args.extend(KIWIPETE.split(' '));
-    let mut e = Engine::spawn_args(&args);
-    e.check = OutputCheck::Any;
-    e.close_stdin();
+    let mut e = run_cli(&args);
     let line = e.expect_prefix("Nodes searched", LONG);
     if line != "Nodes searched: 97862" {
         e.fail(&format!("kiwipete perft 3: got {line:?}"));
@@ -1482,9 +1511,7 @@ fn cli_perft_4_counts_197281() {
 }
 
 fn bench_nodes(depth: &str) -> u64 {
-    let mut e = Engine::spawn_args(&["bench", depth]);
-    e.check = OutputCheck::Any;
-    e.close_stdin();
+    let mut e = run_cli(&["bench", depth]);
     let status = e.wait_exit(Duration::from_secs(60));
     if !status.success() {
         e.fail(&format!("bench exit status {status:?}"));
@@ -1521,24 +1548,17 @@ fn cli_bench_is_deterministic() {
 
 #[test]
 fn perft_0_is_the_root_alone_in_both_front_ends() {
-    let mut e = Engine::spawn_args(&["perft", "0"]);
-    e.check = OutputCheck::Any;
-    e.close_stdin();
+    let mut e = run_cli(&["perft", "0"]);
     e.wait_exit(PROMPT);
     let cli: Vec<String> = e.received().into_iter().filter(|l| l != "<EOF>").collect();
     if cli != ["", "Nodes searched: 1"] {
         e.fail("tabas perft 0: expected only a blank line and 'Nodes searched: 1'");
     }
     let mut e = ready_engine();
-    e.check = OutputCheck::Any;
-    e.send("go perft 0");
-    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
-        l.starts_with("Nodes searched")
-    });
+    let lines = perft_output(&mut e, "go perft 0", PROMPT);
     if lines != ["", "Nodes searched: 1"] {
         e.fail("go perft 0: expected only a blank line and 'Nodes searched: 1'");
     }
-    e.check = OutputCheck::Protocol;
     e.quit();
 }
 
@@ -1549,12 +1569,6 @@ fn perft_0_is_the_root_alone_in_both_front_ends() {
 #[test]
 fn huge_go_perft_and_bench_leave_the_engine_responsive() {
     const AT_ONCE: Duration = Duration::from_secs(1);
-    #[track_caller]
-    fn within(e: &Engine, what: &str, since: Instant) {
-        if since.elapsed() > AT_ONCE {
-            e.fail(&format!("{what} took {:?}", since.elapsed()));
-        }
-    }
     for cmd in [
         "go perft 99999999999999999999",
         "bench 99999999999999999999",
@@ -1562,25 +1576,19 @@ fn huge_go_perft_and_bench_leave_the_engine_responsive() {
         // isready, stop, isready, quit.
         let mut e = ready_engine();
         e.label = cmd.to_string();
-        e.send("position startpos");
+        let pos = set_position(&mut e, None, &[]);
         e.send(cmd);
-        let t = Instant::now();
-        e.sync();
-        within(&e, "readyok while it runs", t);
+        timed(&mut e, "readyok while it runs", AT_ONCE, Engine::sync);
         e.send("stop");
-        let t = Instant::now();
-        e.sync();
-        within(&e, "stop and readyok", t);
+        timed(&mut e, "stop and readyok", AT_ONCE, Engine::sync);
         // Nothing comes after the stop; a search still works.
         e.lines_for(Duration::from_millis(200));
-        let r = e.go_checked("go depth 1", &start(), STD, PROMPT);
+        let r = e.go_checked("go depth 1", &pos, STD, PROMPT);
         if r.best.is_none() {
             e.fail("no move after the stopped job");
         }
         e.send("quit");
-        let t = Instant::now();
-        e.wait_exit(PROMPT);
-        within(&e, "quit", t);
+        timed(&mut e, "quit", AT_ONCE, |e| e.wait_exit(PROMPT));
 
         // quit while it runs.
         let mut e = ready_engine();
@@ -1588,12 +1596,9 @@ fn huge_go_perft_and_bench_leave_the_engine_responsive() {
         e.send(cmd);
         e.sync();
         e.send("quit");
-        let t = Instant::now();
-        let status = e.wait_exit(PROMPT);
-        within(&e, "quit while it runs", t);
-        if !status.success() {
-            e.fail(&format!("status {status:?} after quit"));
-        }
+        timed(&mut e, "quit while it runs", AT_ONCE, |e| {
+            expect_exit_0(e, "after quit")
+        });
 
         // End of input while it runs.
         let mut e = ready_engine();
@@ -1601,49 +1606,35 @@ fn huge_go_perft_and_bench_leave_the_engine_responsive() {
         e.send(cmd);
         e.sync();
         e.close_stdin();
-        let t = Instant::now();
-        let status = e.wait_exit(PROMPT);
-        within(&e, "exit at end of input", t);
-        if !status.success() {
-            e.fail(&format!("status {status:?} at end of input"));
-        }
+        timed(&mut e, "exit at end of input", AT_ONCE, |e| {
+            expect_exit_0(e, "at end of input")
+        });
     }
 }
 
 #[test]
 fn go_perft_bench_and_go_replace_whatever_runs() {
     let mut e = ready_engine();
-    e.send("position startpos");
+    let pos = set_position(&mut e, None, &[]);
     // A bench replaces a perft, a perft replaces a bench.
     e.send("go perft 20");
     e.send("bench 100");
-    e.check = OutputCheck::Any;
-    e.send("go perft 1");
-    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
-        l.starts_with("Nodes searched")
-    });
+    let lines = perft_output(&mut e, "go perft 1", PROMPT);
     let counted = lines.iter().filter(|l| l.ends_with(": 1")).count();
     if counted != 20 || lines.last().map(String::as_str) != Some("Nodes searched: 20") {
         e.fail("go perft 1 after a perft and a bench");
     }
-    e.check = OutputCheck::Protocol;
     // A search replaces a perft.
     e.send("go perft 20");
-    e.go_checked("go depth 1", &start(), STD, PROMPT);
+    e.go_checked("go depth 1", &pos, STD, PROMPT);
     // A perft replaces a search, which still gives its one bestmove first.
-    e.send("go infinite");
-    e.expect_prefix("info depth", PROMPT);
-    e.check = OutputCheck::Any;
-    e.send("go perft 1");
-    let lines = e.collect_until("Nodes searched", PROMPT, |l| {
-        l.starts_with("Nodes searched")
-    });
+    start_search(&mut e, "go infinite");
+    let lines = perft_output(&mut e, "go perft 1", PROMPT);
     let best = lines.iter().position(|l| l.starts_with("bestmove"));
     let first_count = lines.iter().position(|l| l.ends_with(": 1"));
     if best.is_none() || first_count.is_none() || best > first_count {
         e.fail("go perft during go infinite: expected the bestmove, then the divide");
     }
-    e.check = OutputCheck::Protocol;
     e.assert_no_extra_bestmove();
     e.quit();
 }
@@ -1658,8 +1649,8 @@ fn uci_show_wdl_puts_win_draw_loss_after_every_score() {
     e.sync();
     // The chances in every info line with a score; `None` where a line has none.
     let search = |e: &mut Engine, fen: &str, go: &str| -> Vec<Option<[i64; 3]>> {
-        e.send(&format!("position fen {fen}"));
-        let r = e.go_checked(go, &parse_fen(fen), STD, LONG);
+        let pos = set_position(e, Some(fen), &[]);
+        let r = e.go_checked(go, &pos, STD, LONG);
         let infos: Vec<Info> = r.infos.iter().map(|l| parse_info(l).unwrap()).collect();
         infos
             .into_iter()
@@ -1703,8 +1694,7 @@ fn uci_show_wdl_puts_win_draw_loss_after_every_score() {
 #[test]
 fn help_lists_every_command_as_info_strings() {
     let mut e = ready_engine();
-    e.send("help");
-    let lines = e.sync();
+    let lines = answer(&mut e, "help");
     if lines.is_empty() || !lines.iter().all(|l| l.starts_with("info string ")) {
         e.fail(&format!(
             "help: expected info string lines only, got {lines:?}"
@@ -1745,12 +1735,10 @@ fn help_lists_every_command_as_info_strings() {
             word,
             "uci" | "isready" | "register" | "ucinewgame" | "d" | "eval" | "help"
         ) {
-            e.check = OutputCheck::ProtocolOrDisplay;
-            e.send(word);
-            if !errors(&e.sync()).is_empty() {
+            let lines = answer_showing_board(&mut e, word);
+            if !errors(&lines).is_empty() {
                 e.fail(&format!("help lists '{word}', which is refused"));
             }
-            e.check = OutputCheck::Protocol;
         }
     }
     e.quit();
@@ -1793,13 +1781,8 @@ fn a_one_move_line_takes_its_ponder_move_from_the_table() {
     expect_silent(&mut e, "position startpos");
     e.go_checked("go depth 8", &start(), STD, PROMPT);
     let searched = e.go_checked("go depth 1", &start(), STD, PROMPT);
-    let last_pv = searched
-        .infos
-        .iter()
-        .filter_map(|l| l.split(" pv ").nth(1))
-        .next_back()
-        .unwrap_or_else(|| e.fail("no pv at depth 1"));
-    if last_pv.split(' ').count() != 1 {
+    let last_pv = last_pv(&searched.infos).unwrap_or_else(|| e.fail("no pv at depth 1"));
+    if last_pv.len() != 1 {
         e.fail(&format!("expected a one-move line at depth 1: {last_pv:?}"));
     }
     if searched.ponder.is_none() {
