@@ -122,6 +122,21 @@ pub const ELO_MAX: u32 = ANCHORS[ANCHORS.len() - 1].elo;
 /// `UCI_Elo`'s default: the weakest level, as in Stockfish.
 pub const ELO_DEFAULT: u32 = ELO_MIN;
 
+/// `Skill Level`'s range (0..=`SKILL_MAX`); `SKILL_MAX`, the default, is full strength.
+pub const SKILL_MAX: u32 = 20;
+
+/// The `UCI_Elo` level that `Skill Level` `skill` (below `SKILL_MAX`) plays at:
+/// Stockfish's own mapping between the two, Elo = 1346.6 + 143.4 · skill^0.806 (the
+/// inverse of the formula by which Stockfish turns `UCI_Elo` into its skill), so that
+/// a level means about the same strength in both engines; clamped to the levels
+/// measured (`ELO_MIN..=ELO_MAX`): 0 plays at 1350, 10 at 2264, 12 at 2409, 13 to 19 at 2450,
+/// the strongest measured level. No level below `ELO_MIN` is offered: none has been
+/// measured there.
+pub fn skill_level_elo(skill: u32) -> u32 {
+    let elo = 1346.6 + 143.4 * f64::from(skill.min(SKILL_MAX)).powf(0.806);
+    (elo.round() as u32).clamp(ELO_MIN, ELO_MAX)
+}
+
 /// The time a move may take at 10+0.1 early in the game (the time manager's optimum:
 /// 9.84 s / 25 + 80 ms), where the anchors' budgets hold as written.
 const REFERENCE_MOVE_TIME: Duration = Duration::from_millis(470);

@@ -9,7 +9,7 @@
 
 use super::opponent::{self, Opponent};
 use super::words::{UciError, parse_number};
-use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
+use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, SKILL_MAX, skill_level_elo};
 use crate::search::{SWITCH_OPTIONS, SearchConfig};
 use crate::tablebase::{self, EMPTY_PATH, TbConfig};
 
@@ -50,6 +50,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// `UCI_Elo`: the level when the strength is limited.
     pub elo: u32,
+    /// `Skill Level` (0..=20; 20, the default: full strength), for GUIs and scripts
+    /// written for Stockfish: a level below 20 plays at `skill_level_elo(skill)`,
+    /// unless `UCI_LimitStrength` is on (then `UCI_Elo` decides, as in Stockfish).
+    pub skill_level: u32,
     /// `UCI_AnalyseMode`: the GUI analyses; full strength whatever the limit says.
     pub analyse_mode: bool,
     /// `UCI_Opponent`: kept and logged; it changes nothing (see `opponent`).
@@ -74,6 +78,7 @@ impl Default for Options {
             use_nnue: use_nnue_default(),
             limit_strength: false,
             elo: ELO_DEFAULT,
+            skill_level: SKILL_MAX,
             analyse_mode: false,
             opponent: None,
             strength_seed: 0,
@@ -82,9 +87,19 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The Elo a search plays at: `None` at full strength (no limit, or analysis).
+    /// The Elo a search plays at: `None` at full strength. `UCI_AnalyseMode` first
+    /// (analysis is at full strength), then `UCI_LimitStrength` with `UCI_Elo`, then
+    /// `Skill Level` below 20: the order Stockfish follows.
     pub fn strength_elo(&self) -> Option<u32> {
-        (self.limit_strength && !self.analyse_mode).then_some(self.elo)
+        if self.analyse_mode {
+            None
+        } else if self.limit_strength {
+            Some(self.elo)
+        } else if self.skill_level < SKILL_MAX {
+            Some(skill_level_elo(self.skill_level))
+        } else {
+            None
+        }
     }
 }
 
@@ -177,6 +192,7 @@ pub fn declarations(dev: bool) -> Vec<String> {
         ),
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}"),
+        format!("option name Skill Level type spin default {SKILL_MAX} min 0 max {SKILL_MAX}"),
         "option name UCI_AnalyseMode type check default false".to_string(),
         format!("option name UCI_Opponent type string default {EMPTY_STRING}"),
     ];
@@ -297,6 +313,10 @@ impl Options {
                 self.elo = spin(value, name, ELO_MIN.into(), ELO_MAX.into())? as u32;
                 Ok(OptionEffect::None)
             }
+            "skill level" => {
+                self.skill_level = spin(value, name, 0, SKILL_MAX.into())? as u32;
+                Ok(OptionEffect::None)
+            }
             "uci_analysemode" => {
                 self.analyse_mode = check(value, name)?;
                 Ok(OptionEffect::None)
@@ -405,6 +425,35 @@ mod tests {
         assert_eq!(o.opponent.as_ref().map(|p| p.elo), Some(Some(2450)));
         o.set("UCI_Opponent", Some("<empty>")).unwrap();
         assert_eq!(o.opponent, None);
+        // Skill Level: Stockfish's mapping onto the measured levels; UCI_LimitStrength
+        // with UCI_Elo takes precedence, analysis is at full strength.
+        o.set("UCI_LimitStrength", Some("false")).unwrap();
+        assert_eq!(o.strength_elo(), None);
+        let mapped: Vec<u32> = (0..SKILL_MAX).map(skill_level_elo).collect();
+        // Points worked by hand from 1346.6 + 143.4 · skill^0.806.
+        assert_eq!(
+            (mapped[0], mapped[1], mapped[10], mapped[12]),
+            (1350, 1490, 2264, 2409)
+        );
+        assert!(mapped.windows(2).all(|w| w[0] <= w[1]));
+        assert!(mapped[13..].iter().all(|&elo| elo == ELO_MAX));
+        for skill in 0..SKILL_MAX {
+            o.set("Skill Level", Some(&skill.to_string())).unwrap();
+            assert_eq!(o.strength_elo(), Some(mapped[skill as usize]), "{skill}");
+        }
+        o.set("Skill Level", Some("20")).unwrap();
+        assert_eq!(o.strength_elo(), None, "Skill Level 20 is full strength");
+        o.set("Skill Level", Some("3")).unwrap();
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        o.set("UCI_Elo", Some("2200")).unwrap();
+        assert_eq!(o.strength_elo(), Some(2200), "UCI_Elo over Skill Level");
+        o.set("UCI_AnalyseMode", Some("true")).unwrap();
+        assert_eq!(o.strength_elo(), None);
+        o.set("UCI_AnalyseMode", Some("false")).unwrap();
+        for bad in ["-1", "21", "strong"] {
+            assert!(o.set("Skill Level", Some(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(o.skill_level, 3, "a refused value changes nothing");
         o.set("Strength Seed", Some("12345")).unwrap();
         assert_eq!(o.strength_seed, 12345);
         let listed = |dev| declarations(dev).iter().any(|l| l.contains(STRENGTH_SEED));
