@@ -24,6 +24,7 @@ impl Searcher<'_> {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         self.set_up_root(root, game_keys);
+        self.root = Some(root.clone());
         let mut result = SearchResult {
             best: self.thread.root_order.first().copied(),
             ponder: None,
@@ -351,11 +352,27 @@ impl Searcher<'_> {
         if self.id != 0 {
             return;
         }
-        let pv = self
+        let mut pv = self
             .thread
             .root_moves
             .get(rank)
             .map_or_else(Vec::new, |r| r.pv.clone());
+        // A mate's line to the mate (`mate_line.rs`), kept for the next report; the
+        // mate announced is the one the line shows, where it mates sooner.
+        let mut score = score;
+        if score::is_mate(score)
+            && bound == ScoreBound::Exact
+            && let Some(root) = &self.root
+        {
+            let before = pv.len();
+            self.complete_mate_line(root, &mut pv, score);
+            if pv.len() != before
+                && let Some(record) = self.thread.root_moves.find_mut(pv[0])
+            {
+                record.pv.clone_from(&pv);
+            }
+            score = super::mate_line::shown_mate(root, &pv, score);
+        }
         self.report_line(rank + 1, depth, score, bound, pv, report);
     }
 

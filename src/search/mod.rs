@@ -20,6 +20,7 @@
 //! * `legality.rs`: which generated moves (and table moves, killers) are legal, from
 //!   the pins and checks computed once per node;
 //! * `picker_perft.rs`: perft through the move picker, to prove the two above;
+//! * `mate_line.rs`: a reported mate's line completed to the mate;
 //! * `see.rs`: static exchange evaluation (does a capture lose material?);
 //! * `stack.rs`: one frame per ply (how it was reached, static eval, excluded move);
 //! * `thread_data.rs`: what lives as long as a search thread (histories, stack, PV
@@ -37,6 +38,7 @@ mod correction;
 pub(crate) mod history;
 mod iterate;
 mod legality;
+mod mate_line;
 mod movegen;
 mod node;
 pub(crate) mod ordering;
@@ -305,6 +307,10 @@ pub struct Searcher<'a> {
     reads_switches: bool,
     /// Playing below full strength: the plan and the lines to choose from.
     weakening: Option<Weakening>,
+    /// The position searched (set by `search`), for completing mate lines.
+    root: Option<Board>,
+    /// 0, or how many searches this one completes a mate line for (`mate_line.rs`).
+    mate_line_nesting: u8,
 }
 
 impl<'a> Searcher<'a> {
@@ -374,6 +380,8 @@ impl<'a> Searcher<'a> {
             cutoffs: Cutoffs::default(),
             reads_switches: !config.all_switches_on(),
             weakening,
+            root: None,
+            mate_line_nesting: 0,
         }
     }
 
