@@ -1,8 +1,12 @@
 //! Tabas: a UCI chess engine built on alpha-beta pruning.
 //!
-//! The engine's layers, top to bottom (no arrow runs back up):
-//! `main` → `uci` → `engine` / `bench` → `search` → `perft` / `tablebase` → `position` (a board with its key and its evaluation) → `eval` / `nnue` → `tt` / `time` / `score`.
-//! `params` (every tunable number, the search's and the time manager's) sits beside `time`, below `search`.
+//! The engine's layers, top to bottom (an import only runs down a layer or more: no
+//! arrow back up, no circle, as the structure of the imports shows):
+//! `main` → `uci` (and the offline `tools`) → `engine` / `bench` → `search` / `genfens`
+//! → `position` (a board with its key and its evaluation) / `time` → `eval` /
+//! `tablebase` / `params` (every tunable number, the search's and the time manager's)
+//! → `nnue` / `tt` / `wdl` → `score`, `perft`, `packed_move`, `special_moves`, `rng`,
+//! `args`, `cpu`, `text`. (Tests may reach any layer.)
 //! `wdl` (score → win/draw/loss chances, for `uci`) holds the model that `tabas wdl-fit` fits.
 //! `genfens` (OpenBench's opening generator, a UCI command of `uci`) draws with the seeded generator `rng`, which the tools share.
 //! `packed_move` is a move in 16 bits, as the table and the self-play data files store it.

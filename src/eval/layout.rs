@@ -7,19 +7,8 @@
 //! (`layout::DOUBLED`, …), [`GROUPS`] (names, docs and shapes, for the writer) and
 //! [`DEFAULTS`] (the values of `weights.rs`, flattened).
 
+use super::pair::{Pair, SquareTable};
 use super::weights as w;
-
-/// A weight: (midgame, endgame) centipawns, from White's point of view.
-pub type Pair = (i32, i32);
-
-/// A piece-square table as `weights.rs` writes it: two boards as seen by White,
-/// the first row rank 8 (a8..h8), the last rank 1 (a1..h1), the way chess books
-/// print a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SquareTable {
-    pub mg: [i32; 64],
-    pub eg: [i32; 64],
-}
 
 /// How a group of weights is laid out in `weights.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,6 +18,7 @@ pub mod explain;
 mod geometry;
 mod king;
 pub(crate) mod layout;
+pub(crate) mod pair;
 mod pieces;
 mod sink;
 mod terms;

@@ -40,7 +40,7 @@ pub fn phase(board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::layout::SquareTable;
+    use crate::eval::pair::SquareTable;
     use crate::eval::sink::{PackedSum, eg_of, mg_of, role_index};
     use crate::eval::{TEMPO, score_for_side_to_move, weights as w};
     use crate::position::pos;

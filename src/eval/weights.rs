@@ -8,7 +8,7 @@
 //!
 //! Source: `tabas tune --data data/selfplay-1 --threads 1 --out /tmp/w2.rs`: epoch 945, K = 0.005882, training loss 0.025512, validation loss 0.025556
 
-use super::layout::{Pair, SquareTable};
+use super::pair::{Pair, SquareTable};
 
 /// Material, in `Role::ALL` order (pawn, knight, bishop, rook, queen, king).
 pub const MATERIAL: [Pair; 6] = [

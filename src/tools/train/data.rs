@@ -16,6 +16,13 @@ use crate::tools::filter::Filter;
 use crate::tools::parallel::in_chunks;
 use shakmaty::{Chess, Color, Position as _};
 
+/// The expected result (0 to 1) of a score in the network's output unit (`SCALE`
+/// centipawns): the map from scores to results of the loss and the targets.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
 /// A legal position has at most 32 pieces (16 a side).
 pub const MAX_PIECES: usize = 32;
 /// One game in this many goes to the validation set.
@@ -151,7 +158,7 @@ impl Packed {
     #[inline]
     pub fn target(&self, lambda: f32) -> f32 {
         let result = self.result as f32 / 2.0;
-        let expected = super::net::sigmoid(self.score as f32 / SCALE as f32);
+        let expected = sigmoid(self.score as f32 / SCALE as f32);
         lambda * result + (1.0 - lambda) * expected
     }
 }

@@ -453,7 +453,7 @@ fn integer_loss(evals: &[i32], positions: &[Packed], lambda: f32) -> f64 {
         .iter()
         .zip(positions)
         .map(|(&int, p)| {
-            let prediction = net::sigmoid(int as f32 / SCALE as f32);
+            let prediction = data::sigmoid(int as f32 / SCALE as f32);
             ((prediction - p.target(lambda)) as f64).powi(2)
         })
         .sum();

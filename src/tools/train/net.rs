@@ -10,14 +10,17 @@
 //! compiler turns it into vector instructions; sums across a row are kept in
 //! `LANES` partial sums, in a fixed order, for the same reason.
 
-use super::data::{MAX_PIECES, Packed, features_of};
-use super::quant::{FEATURES, SCALE};
+use super::data::{MAX_PIECES, Packed, features_of, sigmoid};
 use crate::nnue::output_bucket;
+use crate::nnue::{INPUTS as FEATURES, SCALE};
 use crate::rng::Rng;
 use shakmaty::Chess;
 
+/// Hidden sizes are multiples of this: whole vector registers for the engine and the
+/// trainer (`quant::MIN_HIDDEN..=quant::MAX_HIDDEN` bounds them).
+pub const HIDDEN_STEP: usize = 8;
 /// Partial sums of a row reduction: the hidden size is a multiple of it.
-const LANES: usize = super::quant::HIDDEN_STEP;
+const LANES: usize = HIDDEN_STEP;
 /// Rows of the weight matrix, as bits of a mask of the rows a gradient touched.
 const ROW_WORDS: usize = FEATURES / 64;
 /// The random generator's stream of the initial weights.
@@ -83,11 +86,6 @@ impl Activation {
             Activation::CReLU => "crelu",
         }
     }
-}
-
-#[inline]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 impl FloatNet {

@@ -32,7 +32,7 @@ pub use crate::nnue::{INPUTS as FEATURES, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCA
 /// registers for the engine and the trainer) in `MIN_HIDDEN..=MAX_HIDDEN`.
 pub const MIN_HIDDEN: usize = 8;
 pub const MAX_HIDDEN: usize = 1024;
-pub const HIDDEN_STEP: usize = 8;
+pub use super::net::HIDDEN_STEP;
 /// Header: magic and five `u32`.
 const HEADER: usize = 8 + 5 * 4;
 

@@ -11,7 +11,8 @@
 //! material values stay readable as what a piece is worth.
 
 use super::loss::Weights;
-use crate::eval::layout::{self, GROUPS, Group, Pair, Shape};
+use crate::eval::layout::{self, GROUPS, Group, Shape};
+use crate::eval::pair::Pair;
 
 /// The file's opening lines; `{source}` is replaced by where the weights came from.
 const HEADER: &str = "\
@@ -25,7 +26,7 @@ const HEADER: &str = "\
 //!
 //! Source: {source}
 
-use super::layout::{Pair, SquareTable};
+use super::pair::{Pair, SquareTable};
 ";
 
 /// Pairs a line in a list.
