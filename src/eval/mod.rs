@@ -9,6 +9,7 @@
 //! * `weights.rs`: every weight's value, written by `tabas tune` (`src/tools/tune/`),
 //!   which fits them all at once to self-play games (Texel's method);
 //! * `layout.rs`: the weights as one flat list, the index of each group;
+//! * `pair.rs`: the shapes a weight comes in (a pair, a piece-square table);
 //! * `sink.rs`: the evaluation is written once, generic over where the
 //!   weights it uses go: summed (the search's [`evaluate`]) or counted (the
 //!   tuner's [`trace`]). The evaluation is therefore linear in its weights, and
