@@ -4,7 +4,7 @@
 //! `tabas "go perft 5" quit`: see `uci::run_lines`).
 //!
 //! With the cargo feature `tools` (the default build), also the offline tools of
-//! `src/tools/`: `tabas datagen …`, `tabas dataset …`, `tabas tune …`,
+//! `src/tools/`: `tabas datagen …`, `tabas dataset …`, `tabas import-pgn …`, `tabas tune …`,
 //! `tabas train …`, `tabas wdl-fit …` and `tabas lab …`. An engine built without
 //! them (`make`, OpenBench's build) says so for each of these words and exits with
 //! status 2.
@@ -29,6 +29,8 @@ tools (default build, cargo feature `tools`; `make` builds the engine without th
                                   self-play games for training (tabas datagen --help)
        tabas dataset DIR [--dump N]
                                   what a datagen folder holds
+       tabas import-pgn --out DIR [--engine NAME] [--internal-scores] FILE [FILE ...]
+                                  games from PGN (OpenBench, fastchess) into a data folder, Tabas's scores only
        tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E] [--lambda L]
                   [--rate R] [--threads T] [--seed S] [--out FILE]
                                   fits the evaluation's weights to datagen games (tabas tune --help)
@@ -49,7 +51,15 @@ const EXIT_CPU_UNSUPPORTED: u8 = 3;
 
 /// The offline tools' words (`src/tools/`, cargo feature `tools`). A build without
 /// the feature knows them too, to say that they are not there.
-const TOOLS: [&str; 6] = ["datagen", "dataset", "tune", "train", "wdl-fit", "lab"];
+const TOOLS: [&str; 7] = [
+    "datagen",
+    "dataset",
+    "import-pgn",
+    "tune",
+    "train",
+    "wdl-fit",
+    "lab",
+];
 
 fn main() -> ExitCode {
     // First of all: a level build on an older CPU says so instead of crashing later.
@@ -150,10 +160,11 @@ fn perft(args: &[String]) -> ExitCode {
 /// own `--help`; for the others it is their usage.
 #[cfg(feature = "tools")]
 fn run_tool(tool: &str, args: &[String]) -> ExitCode {
-    use tabas::tools::{datagen, lab, train, tune, wdl_fit};
+    use tabas::tools::{datagen, import_pgn, lab, train, tune, wdl_fit};
     let help = args.first().is_some_and(|a| a == "--help" || a == "-h");
     let usage = match tool {
         "datagen" => Some(datagen::USAGE),
+        "import-pgn" => Some(import_pgn::USAGE),
         "tune" => Some(tune::USAGE),
         "train" => Some(train::USAGE),
         "wdl-fit" => Some(wdl_fit::USAGE),
@@ -166,6 +177,7 @@ fn run_tool(tool: &str, args: &[String]) -> ExitCode {
     match tool {
         "datagen" => datagen::run_cli(args),
         "dataset" => datagen::run_dataset_cli(args, &mut |line| send(line)),
+        "import-pgn" => import_pgn::run_cli(args, &mut |line| send(line)),
         "tune" => tune::run_cli(args, &mut |line| send(line)),
         "train" => train::run_cli(args, &mut |line| send(line)),
         "wdl-fit" => wdl_fit::run_cli(args, &mut |line| send(line)),

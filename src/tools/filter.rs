@@ -11,7 +11,7 @@
 //! positions.
 
 use crate::score::MATE_BOUND;
-use crate::tools::datagen::format::Sample;
+use crate::tools::datagen::format::{Sample, UNSCORED};
 use shakmaty::Position as _;
 
 /// Recorded plies skipped at the start of each game: right after the random
@@ -59,6 +59,7 @@ impl Filter {
         ply >= self.min_ply
             && (self.keep_checks || !sample.pos.is_check())
             && (self.keep_noisy || !(sample.played.is_capture() || sample.played.is_promotion()))
+            && sample.white_score != UNSCORED
             && (sample.white_score as i32).abs() < self.max_score.min(MAX_MAX_SCORE)
     }
 

@@ -9,6 +9,8 @@
 //!   and writes a new `src/eval/weights.rs`;
 //! * `train/`: `tabas train`, trains the network (NNUE) on those games and writes the
 //!   net file `src/nnue/` loads;
+//! * `import_pgn/`: `tabas import-pgn`, games played anywhere (OpenBench, fastchess,
+//!   cutechess-cli PGNs) into a data folder, with Tabas's scores only;
 //! * `wdl_fit.rs`: `tabas wdl-fit`, fits the win/draw/loss model of `src/wdl.rs`
 //!   (`UCI_ShowWDL`) to those games and prints its constants;
 //! * `lab/`: `tabas lab`, the alpha-beta laboratory: what each part of the search
@@ -24,6 +26,7 @@
 
 pub mod datagen;
 pub mod filter;
+pub mod import_pgn;
 pub mod lab;
 mod parallel;
 pub mod train;

@@ -16,7 +16,7 @@
 //! cut into the same parts whatever their number (`parallel::in_chunks`).
 
 use crate::args::whole;
-use crate::tools::datagen::format::GameRecord;
+use crate::tools::datagen::format::{GameRecord, UNSCORED};
 use crate::tools::parallel::in_chunks;
 use crate::wdl::{Model, Variable, cubic};
 use shakmaty::Position;
@@ -100,7 +100,8 @@ fn points(games: &[(usize, &GameRecord)]) -> Result<(Vec<Point>, Vec<Point>), St
         let held_out = number % VALIDATION_EVERY == VALIDATION_EVERY - 1;
         let samples = game.samples().map_err(|e| format!("game {number}: {e}"))?;
         for s in samples {
-            if crate::score::is_mate(s.white_score as i32) {
+            // Mates say nothing of the odds; unscored positions have no score.
+            if crate::score::is_mate(s.white_score as i32) || s.white_score == UNSCORED {
                 continue;
             }
             let turn = s.pos.turn();

@@ -25,6 +25,11 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 pub const MAGIC: &[u8; 8] = b"TABASDG1";
 
+/// The score of a position no Tabas search scored (a game imported from PGN: the
+/// other engine's moves, book moves): beyond every score, mate scores included, so
+/// that every filter of the tools leaves the position out; its move is still played.
+pub const UNSCORED: i16 = i16::MIN;
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
