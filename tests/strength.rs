@@ -486,7 +486,11 @@ fn centipawns_lost_rise_as_the_level_falls() {
     let mut e = Engine::spawn();
     let (min, max) = elo_range(&mut e);
     e.quit();
-    let levels = [min, (min + max) / 2, max];
+    // The strongest level is left out: at this clock its node budget is cut by the
+    // clock (the machine's speed, and here the tests running beside it, decide how
+    // far it gets: #65), while 100 below it a level spends its whole budget well
+    // within the move's time.
+    let levels = [min, (min + max) / 2, max - 100];
     let losses = average_losses(&levels);
     eprintln!("average centipawn loss at {levels:?}: {losses:?}");
     assert!(
