@@ -167,17 +167,16 @@ pub fn convert(
             return Ok(None);
         }
     };
-    let tabas = [Color::White, Color::Black].map(|c| {
-        is_tabas(
-            game.tag(if c.is_white() { "White" } else { "Black" })
-                .unwrap_or(""),
-            engine,
-        )
-    });
-    if !tabas.contains(&true) {
+    let player = |tag: &str| is_tabas(game.tag(tag).unwrap_or(""), engine);
+    let (white_is_tabas, black_is_tabas) = (player("White"), player("Black"));
+    if !white_is_tabas && !black_is_tabas {
         summary.skipped_no_player += 1;
         return Ok(None);
     }
+    let is_tabas_move = |mover: Color| match mover {
+        Color::White => white_is_tabas,
+        Color::Black => black_is_tabas,
+    };
     let chess960 = game.tag("Variant").is_some_and(|v| {
         let v = v.to_ascii_lowercase();
         v.contains("960") || v.contains("fischer")
@@ -205,7 +204,7 @@ pub fn convert(
                 book += 1;
                 None
             }
-            _ if !tabas[usize::from(!mover.is_white())] => {
+            _ if !is_tabas_move(mover) => {
                 other += 1;
                 None
             }
