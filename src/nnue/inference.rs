@@ -112,7 +112,7 @@ impl Network {
     /// accumulator and its number of pieces.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, to_move: Color, pieces: usize) -> Score {
-        let bucket = output_bucket(pieces, self.output_bias.len());
+        let bucket = output_bucket(pieces, self.output_buckets());
         let halves = [
             &acc.halves[to_move as usize],
             &acc.halves[(!to_move) as usize],
