@@ -469,6 +469,19 @@ pub(crate) fn mirrored(pos: &Chess) -> Chess {
         .expect("the mirror of a legal position is legal")
 }
 
+/// `pos` (without castling rights) with files a↔h swapped, en passant with them: a
+/// position of standard chess exactly as good, for symmetry tests.
+#[cfg(test)]
+pub(crate) fn horizontal_mirror(pos: &Chess) -> Chess {
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    assert!(!pos.castles().any(), "castling has no mirror image");
+    setup.board.flip_horizontal();
+    setup.ep_square = setup.ep_square.map(Square::flip_horizontal);
+    setup
+        .position(CastlingMode::Standard)
+        .expect("the mirror image of a legal position is legal")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,19 +9,21 @@ use common::*;
 use shakmaty::{CastlingMode, Chess};
 use std::path::PathBuf;
 use std::time::Duration;
-use tabas::nnue::{HIDDEN, INPUTS, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
+use tabas::nnue::{HIDDEN, Header, INPUTS, InputLayout, MAX_OUTPUT_BUCKETS};
 
 const WAIT: Duration = Duration::from_secs(30);
 
 /// A network file whose weights follow a simple seeded pattern (inside the
 /// loader's bounds), written to a fresh temporary path.
 fn network_file(name: &str, seed: u64) -> PathBuf {
+    network_file_in(name, seed, InputLayout::Plain)
+}
+
+/// [`network_file`] for a net of input layout `layout`.
+fn network_file_in(name: &str, seed: u64, layout: InputLayout) -> PathBuf {
     let mut rng = Rng::new(seed);
-    let mut bytes = MAGIC.to_vec();
     let buckets = MAX_OUTPUT_BUCKETS;
-    for n in [HIDDEN, QA as usize, QB as usize, SCALE as usize, buckets] {
-        bytes.extend_from_slice(&(n as u32).to_le_bytes());
-    }
+    let mut bytes = Header::new(HIDDEN, layout, buckets).to_bytes();
     let mut push = |bytes: &mut Vec<u8>, n: usize, max: u64| {
         for _ in 0..n {
             let v = rng.below(2 * max + 1) as i16 - max as i16;
@@ -51,7 +53,7 @@ fn eval_of(e: &mut Engine) -> i64 {
 fn eval_file_loads_and_bad_files_keep_the_previous_network() {
     let good = network_file("good", 7);
     let bad = tools::temp_dir("nnue", "bad");
-    std::fs::write(&bad, b"TABASNN2 but cut short").unwrap();
+    std::fs::write(&bad, b"TABASNN3\x00\x01").unwrap();
 
     let mut e = Engine::spawn();
     e.handshake();
@@ -86,13 +88,35 @@ fn eval_file_loads_and_bad_files_keep_the_previous_network() {
         "the network is not the hand-written evaluation"
     );
 
-    for path in [bad.display().to_string(), "/no/such/file.nnue".to_string()] {
+    // A file of an input layout or a width this build does not take: refused
+    // with its reason, like a damaged or missing one.
+    let good_bytes = std::fs::read(&good).unwrap();
+    let with_header = |name: &str, at: usize, value: u32| {
+        let mut bytes = good_bytes.clone();
+        bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let path = tools::temp_dir("nnue", name);
+        std::fs::write(&path, bytes).unwrap();
+        path.display().to_string()
+    };
+    let unknown_layout = with_header("layout", 28, 9);
+    let wider = with_header("wider", 8, 384);
+    for (path, why) in [
+        (bad.display().to_string(), "ends early"),
+        ("/no/such/file.nnue".to_string(), "cannot read"),
+        (unknown_layout, "input layout 9 is unknown"),
+        (wider, "384 hidden neurons"),
+    ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{lines:?}");
         assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info string error: EvalFile") && l.contains("keeping")),
+            errors[0].starts_with("info string error: EvalFile")
+                && errors[0].contains("keeping")
+                && errors[0].contains(why),
             "{lines:?}"
         );
         assert_eq!(eval_of(&mut e), by_net, "the previous network stays");
@@ -200,6 +224,50 @@ fn a_network_search_is_deterministic() {
         kept.join(" ")
     };
     assert_eq!(strip_time(run()), strip_time(run()));
+    let _ = std::fs::remove_file(net);
+}
+
+#[test]
+fn a_king_mirrored_network_loads_sees_mirror_images_alike_and_searches() {
+    let net = network_file_in("king-mirrored", 12, InputLayout::KingMirrored);
+    let mut e = Engine::spawn();
+    e.handshake();
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.send("setoption name Use NNUE value true");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")),
+        "{lines:?}"
+    );
+    // A position and its mirror image (files a↔h): one evaluation.
+    let mut evals = Vec::new();
+    for fen in [
+        "8/5k2/8/3p4/8/2K5/8/8 b - - 0 1",
+        "8/2k5/8/4p3/8/5K2/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        evals.push(eval_of(&mut e));
+    }
+    assert_eq!(evals[0], evals[1]);
+    // Searches whose kings cross between the wings, castling on either side
+    // included: legal moves, as with any net.
+    for (fen, moves) in [
+        ("8/5k2/8/3p4/8/2K5/8/8 b - - 0 1", vec![]),
+        (
+            "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            vec!["e1c1", "e8g8"],
+        ),
+    ] {
+        match moves.is_empty() {
+            true => e.send(&format!("position fen {fen}")),
+            false => e.send(&format!("position fen {fen} moves {}", moves.join(" "))),
+        }
+        let pos = position_after(Some(fen), &moves);
+        e.go_checked("go depth 8", &pos, CastlingMode::Standard, WAIT);
+    }
+    e.quit();
     let _ = std::fs::remove_file(net);
 }
 

@@ -2,10 +2,12 @@
 //! it, its round trip is tested there), its loader, and the bounds the loader checks
 //! so that the integer arithmetic cannot overflow.
 
-use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use super::{HIDDEN, INPUTS, InputLayout, Network, QA, QB, SCALE};
 
-/// The file's first bytes.
-pub const MAGIC: &[u8; 8] = b"TABASNN2";
+/// The file's first bytes: this format, whose header ends with the input layout.
+pub const MAGIC: &[u8; 8] = b"TABASNN3";
+/// The format before input layouts (its nets are [`InputLayout::Plain`]), still read.
+pub const MAGIC_PLAIN_ONLY: &[u8; 8] = b"TABASNN2";
 /// The most output buckets a file may hold.
 pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// The largest hidden weight or bias a file may hold: a bias plus 32 pieces'
@@ -21,9 +23,50 @@ pub(super) const MAX_OUTPUT_WEIGHT: i32 = i16::MAX as i32 / QA;
 /// for the nets of docs/network/), so a build with more units (`HIDDEN`) loads them.
 pub(super) const MAX_OUTPUT_WEIGHT_SUM: i64 = i32::MAX as i64 / (QA as i64 * QA as i64);
 
-impl Network {
-    /// Reads a network file (`src/tools/train/`'s format); an error says what is wrong.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+/// What a net file's header says: magic, then `u32`s: hidden units, QA, QB, SCALE,
+/// output buckets and (from `TABASNN3`) the input layout's code. The engine's
+/// loader and the trainer's both read it here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub hidden: usize,
+    pub layout: InputLayout,
+    pub buckets: usize,
+    /// The header's length in bytes (the weights follow).
+    pub len: usize,
+}
+
+impl Header {
+    /// A header of this format for a net of `hidden` units, `layout` and `buckets`.
+    pub fn new(hidden: usize, layout: InputLayout, buckets: usize) -> Header {
+        Header {
+            hidden,
+            layout,
+            buckets,
+            len: MAGIC.len() + 6 * 4,
+        }
+    }
+
+    /// The header's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        let numbers = [
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            self.buckets as u32,
+            self.layout.code(),
+        ];
+        for n in numbers {
+            bytes.extend_from_slice(&n.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads the header at the start of `bytes`, checking the numbers every build
+    /// shares (the scales, the buckets' range, a known layout); the hidden size is
+    /// the reader's to check.
+    pub fn read(bytes: &[u8]) -> Result<Header, String> {
         let mut reader = Reader { bytes, at: 0 };
         let magic = reader.take(MAGIC.len())?;
         if magic == b"TABASNN1" {
@@ -32,15 +75,10 @@ impl Network {
                     .to_string(),
             );
         }
-        if magic != MAGIC {
+        if magic != MAGIC && magic != MAGIC_PLAIN_ONLY {
             return Err("not a Tabas network file (bad magic)".to_string());
         }
-        let hidden = reader.u32()?;
-        if hidden as usize != HIDDEN {
-            return Err(format!(
-                "the network has {hidden} hidden neurons; this build takes {HIDDEN}"
-            ));
-        }
+        let hidden = reader.u32()? as usize;
         for (name, expected) in [("QA", QA), ("QB", QB), ("SCALE", SCALE)] {
             let found = reader.u32()?;
             if found != expected as u32 {
@@ -51,6 +89,44 @@ impl Network {
         if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "the network has {buckets} output buckets, not 1..={MAX_OUTPUT_BUCKETS}"
+            ));
+        }
+        let layout = if magic == MAGIC_PLAIN_ONLY {
+            InputLayout::Plain
+        } else {
+            let code = reader.u32()?;
+            InputLayout::from_code(code).ok_or_else(|| {
+                let known: Vec<String> = InputLayout::ALL
+                    .iter()
+                    .map(|l| format!("{} {}", l.code(), l.name()))
+                    .collect();
+                format!(
+                    "the network's input layout {code} is unknown to this build (it reads {})",
+                    known.join(", ")
+                )
+            })?
+        };
+        Ok(Header {
+            hidden,
+            layout,
+            buckets,
+            len: reader.at,
+        })
+    }
+}
+
+impl Network {
+    /// Reads a network file (`src/tools/train/`'s format); an error says what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let header = Header::read(bytes)?;
+        let mut reader = Reader {
+            bytes,
+            at: header.len,
+        };
+        let (hidden, buckets) = (header.hidden, header.buckets);
+        if hidden != HIDDEN {
+            return Err(format!(
+                "the network has {hidden} hidden neurons; this build takes {HIDDEN}"
             ));
         }
         let bounded = |name: &str, max: i32, v: i16| -> Result<i16, String> {
@@ -94,6 +170,7 @@ impl Network {
             ));
         }
         Ok(Network {
+            layout: header.layout,
             feature_weights,
             feature_bias,
             output_weights,

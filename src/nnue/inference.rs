@@ -12,12 +12,19 @@ use shakmaty::{Board, Color, Piece, Square};
 impl Network {
     /// The accumulator of `board`, summed from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
+        // Indexed by `Color as usize`, as the halves are.
+        let mut mirrored = [false; 2];
+        for c in Color::ALL {
+            mirrored[c as usize] = self.layout.mirrors(board.king_of(c));
+        }
         let mut acc = Accumulator {
             halves: [self.feature_bias; 2],
+            mirrored,
         };
         for (square, piece) in board {
             for perspective in Color::ALL {
-                let column = &self.feature_weights[feature(perspective, piece, square)];
+                let mirror = mirrored[perspective as usize];
+                let column = &self.feature_weights[feature(perspective, piece, square, mirror)];
                 for (a, w) in acc.halves[perspective as usize].iter_mut().zip(column) {
                     *a += w;
                 }
@@ -35,7 +42,9 @@ impl Network {
     }
 
     /// `after` becomes the accumulator after a move that changes `delta`, from the one
-    /// before (written in place: no accumulator is built and then copied).
+    /// before (written in place: no accumulator is built and then copied). Each view
+    /// stays as mirrored as it was: a king move that changes that is refreshed
+    /// instead (`AccumulatorStack`).
     #[inline]
     pub fn update_into(&self, before: &Accumulator, delta: &Delta, after: &mut Accumulator) {
         // The default x86-64 target stops at SSE2 (8 lanes of i16 a vector);
@@ -56,9 +65,11 @@ impl Network {
         delta: &Delta,
         after: &mut Accumulator,
     ) {
+        after.mirrored = before.mirrored;
         for perspective in Color::ALL {
+            let mirror = before.mirrored[perspective as usize];
             let column = |(piece, square): (Piece, Square)| -> &[i16; HIDDEN] {
-                &self.feature_weights[feature(perspective, piece, square)]
+                &self.feature_weights[feature(perspective, piece, square, mirror)]
             };
             let old = &before.halves[perspective as usize];
             let new = &mut after.halves[perspective as usize];

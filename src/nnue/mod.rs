@@ -40,8 +40,8 @@ mod simd;
 mod stack;
 
 pub use embedded::{embedded, embedded_name};
-pub use features::{Delta, feature, feature_from_codes};
-pub use file::{MAGIC, MAX_OUTPUT_BUCKETS, load_file};
+pub use features::{Delta, InputLayout, feature, feature_from_codes, mirror_feature};
+pub use file::{Header, MAGIC, MAGIC_PLAIN_ONLY, MAX_OUTPUT_BUCKETS, load_file};
 #[cfg(test)]
 use file::{MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT_SUM};
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -72,6 +72,8 @@ pub const MAX_EVAL: Score = 20_000;
 /// A trained network, in the integers the engine computes with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    /// How it reads the board.
+    layout: InputLayout,
     /// `feature_weights[f][h]`: feature `f`'s weight into neuron `h`.
     feature_weights: Vec<[i16; HIDDEN]>,
     feature_bias: [i16; HIDDEN],
@@ -82,6 +84,11 @@ pub struct Network {
 }
 
 impl Network {
+    /// How the network reads the board (its file says).
+    pub fn layout(&self) -> InputLayout {
+        self.layout
+    }
+
     /// How many output buckets the file has (1..=`MAX_OUTPUT_BUCKETS`).
     pub fn output_buckets(&self) -> usize {
         self.output_bias.len()
@@ -89,17 +96,20 @@ impl Network {
 }
 
 /// The hidden layer's sums of one position, for White's and Black's view
-/// (indexed by `Color as usize`).
+/// (indexed by `Color as usize`), and whether each view is mirrored
+/// ([`InputLayout::KingMirrored`]; never for a plain net).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     halves: [[i16; HIDDEN]; 2],
+    mirrored: [bool; 2],
 }
 
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator {
             halves: [[0; HIDDEN]; 2],
+            mirrored: [false; 2],
         }
     }
 }
@@ -115,24 +125,20 @@ pub(crate) mod tests {
 
     /// Output buckets of the test networks.
     pub(super) const TEST_BUCKETS: usize = 8;
-    /// The header: magic, hidden size, QA, QB, SCALE, buckets.
-    pub(super) const HEADER: usize = MAGIC.len() + 5 * 4;
+    /// The header: magic, hidden size, QA, QB, SCALE, buckets, layout.
+    pub(super) const HEADER: usize = MAGIC.len() + 6 * 4;
 
     /// A network file with seeded random weights inside the loader's bounds.
     pub(crate) fn random_network_bytes(seed: u64) -> Vec<u8> {
+        random_network_bytes_in(seed, InputLayout::Plain)
+    }
+
+    /// [`random_network_bytes`] for a net of input layout `layout`.
+    pub(crate) fn random_network_bytes_in(seed: u64, layout: InputLayout) -> Vec<u8> {
         let mut rng = Rng::new(seed, 0);
         let mut draw = |max: i32| rng.below(2 * max as u64 + 1) as i32 - max;
-        let mut bytes = MAGIC.to_vec();
-        for n in [
-            HIDDEN,
-            QA as usize,
-            QB as usize,
-            SCALE as usize,
-            TEST_BUCKETS,
-        ] {
-            let n = n as u32;
-            bytes.extend_from_slice(&n.to_le_bytes());
-        }
+        let mut bytes = Header::new(HIDDEN, layout, TEST_BUCKETS).to_bytes();
+        assert_eq!(bytes.len(), HEADER);
         for _ in 0..INPUTS * HIDDEN {
             bytes.extend_from_slice(&(draw(60) as i16).to_le_bytes());
         }
@@ -153,8 +159,12 @@ pub(crate) mod tests {
     }
 
     fn random_network(seed: u64) -> &'static Network {
+        random_network_in(seed, InputLayout::Plain)
+    }
+
+    fn random_network_in(seed: u64, layout: InputLayout) -> &'static Network {
         Box::leak(Box::new(
-            Network::from_bytes(&random_network_bytes(seed)).unwrap(),
+            Network::from_bytes(&random_network_bytes_in(seed, layout)).unwrap(),
         ))
     }
 
@@ -185,8 +195,9 @@ pub(crate) mod tests {
         }
         let mut n = 1;
         for m in board.chess().legal_moves() {
-            stack.push_move(ply + 1, board.turn(), m);
-            n += walk(&board.play(m), net, stack, ply + 1, depth - 1);
+            let child = board.play(m);
+            stack.push_move(ply + 1, board.turn(), m, net, child.chess().board());
+            n += walk(&child, net, stack, ply + 1, depth - 1);
         }
         if let Some(null) = board.play_null() {
             stack.push_null(ply + 1);
@@ -199,15 +210,46 @@ pub(crate) mod tests {
     }
     #[test]
     fn incremental_updates_match_a_refresh() {
-        let net = random_network(1);
-        let mut boards = 0;
-        for pos in crate::position::perft_suite_positions(40) {
-            let mut stack = AccumulatorStack::default();
-            stack.set_root(net, pos.board());
-            boards += walk(&Board::with_network(pos, Some(net)), net, &mut stack, 0, 2);
+        for layout in InputLayout::ALL {
+            let net = random_network_in(1, layout);
+            let mut boards = 0;
+            for pos in crate::position::perft_suite_positions(40) {
+                let mut stack = AccumulatorStack::default();
+                stack.set_root(net, pos.board());
+                boards += walk(&Board::with_network(pos, Some(net)), net, &mut stack, 0, 2);
+            }
+            // Castling (both modes), en passant, promotions, captures and kings
+            // crossing between the d- and e-files all occur there.
+            assert!(boards > 20_000, "only {boards} boards");
         }
-        // Castling (both modes), en passant, promotions and captures all occur there.
-        assert!(boards > 20_000, "only {boards} boards");
+    }
+
+    #[test]
+    fn a_king_mirrored_net_sees_a_position_as_its_mirror_image() {
+        // A king-mirrored net evaluates a position without castling rights and its
+        // mirror image (files a↔h) exactly alike: every view is mirrored to the
+        // same king-on-a–d board. A plain net does not (its weights are random).
+        let (mirrored, plain) = (
+            random_network_in(7, InputLayout::KingMirrored),
+            random_network_in(7, InputLayout::Plain),
+        );
+        let mut plain_differs = false;
+        for p in crate::eval::tests::sample_positions() {
+            if p.castles().any() {
+                continue;
+            }
+            let image = crate::position::horizontal_mirror(&p);
+            let eval =
+                |net, pos: &shakmaty::Chess| Board::with_network(pos.clone(), Some(net)).evaluate();
+            assert_eq!(
+                eval(mirrored, &p),
+                eval(mirrored, &image),
+                "{}",
+                Fen::from_position(&p, EnPassantMode::Legal)
+            );
+            plain_differs |= eval(plain, &p) != eval(plain, &image);
+        }
+        assert!(plain_differs);
     }
 
     #[test]
@@ -229,7 +271,7 @@ pub(crate) mod tests {
         let put = |bytes: &mut Vec<u8>, at: usize, v: i16| {
             bytes[at..at + 2].copy_from_slice(&v.to_le_bytes())
         };
-        let king_e1 = feature(Color::White, Color::White.king(), Square::E1);
+        let king_e1 = feature(Color::White, Color::White.king(), Square::E1, false);
         put(&mut bytes, HEADER + 2 * (king_e1 * HIDDEN), 200);
         let outputs = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN);
         // Bucket 0 (2 to 5 pieces) and bucket 7 (30 to 32 pieces), unit 0 of the

@@ -94,9 +94,11 @@ impl Network {
     /// [`Network::update_into`] with AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) fn update_avx2(&self, before: &Accumulator, delta: &Delta, after: &mut Accumulator) {
+        after.mirrored = before.mirrored;
         for perspective in Color::ALL {
+            let mirror = before.mirrored[perspective as usize];
             let column = |(piece, square): (Piece, Square)| -> &Column {
-                &self.feature_weights[feature(perspective, piece, square)]
+                &self.feature_weights[feature(perspective, piece, square, mirror)]
             };
             // (An unused entry of `added` or `removed` is a real piece and square:
             // its column exists, and is left out by the lengths.)
@@ -141,7 +143,7 @@ pub(super) fn screlu_sum(halves: [&Column; 2], weights: &[Column; 2]) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{INPUTS, MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT};
+    use super::super::{INPUTS, InputLayout, MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT};
     use super::*;
     use crate::rng::Rng;
     use shakmaty::Role;
@@ -231,6 +233,7 @@ mod tests {
     fn extreme_network(seed: u64) -> Network {
         let mut rng = Rng::new(seed, 0);
         Network {
+            layout: InputLayout::KingMirrored,
             feature_weights: (0..INPUTS)
                 .map(|_| column(&mut rng, |r| draw(r, MAX_HIDDEN_WEIGHT)))
                 .collect(),
@@ -278,6 +281,8 @@ mod tests {
                         column(&mut rng, |r| draw(r, bound)),
                         column(&mut rng, |r| draw(r, bound)),
                     ],
+                    // Mirrored views too (a king-mirrored net's).
+                    mirrored: [rng.below(2) == 0, rng.below(2) == 0],
                 };
                 let delta = random_delta(&mut rng);
                 let mut portable = Accumulator::default();
@@ -304,13 +309,16 @@ mod tests {
         for _ in 0..5_000 {
             let before = Accumulator {
                 halves: [column(&mut rng, any_i16), column(&mut rng, any_i16)],
+                mirrored: [rng.below(2) == 0, rng.below(2) == 0],
             };
             let delta = random_delta(&mut rng);
             let mut wrapped = before;
             for perspective in Color::ALL {
+                let mirror = before.mirrored[perspective as usize];
                 let half = &mut wrapped.halves[perspective as usize];
-                let weights =
-                    |(piece, square)| &net.feature_weights[feature(perspective, piece, square)];
+                let weights = |(piece, square)| {
+                    &net.feature_weights[feature(perspective, piece, square, mirror)]
+                };
                 for &a in &delta.added[..delta.added_len as usize] {
                     for (n, w) in half.iter_mut().zip(weights(a)) {
                         *n = n.wrapping_add(*w);

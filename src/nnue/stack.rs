@@ -8,16 +8,23 @@
 //!
 //! The frames are the search's: a frame is valid for the position at its ply on the
 //! current path, and `push` at a ply makes every deeper frame stale until pushed again.
+//!
+//! For a king-mirrored net ([`super::InputLayout::KingMirrored`]), a king move between
+//! the d- and e-files turns its side's view around: every feature of that view
+//! changes, and the frame keeps the child's board to sum the position from scratch.
 
 use super::{Accumulator, Delta, Network};
 use crate::score::MAX_PLY;
 use shakmaty::{Color, Move};
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Frame {
     accumulator: Accumulator,
     /// What changed from the parent (the frame at the ply before).
     delta: Delta,
+    /// The position's board, when its sums must be computed from scratch (a king
+    /// crossed between the wings under a king-mirrored net).
+    refresh: Option<shakmaty::Board>,
     /// Whether `accumulator` holds this position's sums.
     computed: bool,
 }
@@ -32,6 +39,7 @@ impl Default for AccumulatorStack {
         let frame = Frame {
             accumulator: Accumulator::default(),
             delta: Delta::NONE,
+            refresh: None,
             computed: false,
         };
         AccumulatorStack {
@@ -49,22 +57,36 @@ impl AccumulatorStack {
         root.computed = true;
     }
 
-    /// The position at `ply` is its parent's after `m`, played by `us`.
+    /// The position at `ply` (whose board is `child`) is its parent's after `m`,
+    /// played by `us`, for `network`.
     #[inline]
-    pub fn push_move(&mut self, ply: usize, us: Color, m: Move) {
-        self.push(ply, Delta::of(us, m));
+    pub fn push_move(
+        &mut self,
+        ply: usize,
+        us: Color,
+        m: Move,
+        network: &Network,
+        child: &shakmaty::Board,
+    ) {
+        let delta = Delta::of(us, m);
+        let layout = network.layout();
+        let turned = delta
+            .king_move()
+            .is_some_and(|(from, to)| layout.mirrors(Some(from)) != layout.mirrors(Some(to)));
+        self.push(ply, delta, turned.then(|| child.clone()));
     }
 
     /// The position at `ply` has its parent's pieces (a null move).
     #[inline]
     pub fn push_null(&mut self, ply: usize) {
-        self.push(ply, Delta::NONE);
+        self.push(ply, Delta::NONE, None);
     }
 
     #[inline]
-    fn push(&mut self, ply: usize, delta: Delta) {
+    fn push(&mut self, ply: usize, delta: Delta, refresh: Option<shakmaty::Board>) {
         let frame = &mut self.frames[ply];
         frame.delta = delta;
+        frame.refresh = refresh;
         frame.computed = false;
     }
 
@@ -88,7 +110,9 @@ impl AccumulatorStack {
             let (before, after) = self.frames.split_at_mut(p);
             let parent = &before[p - 1].accumulator;
             let frame = &mut after[0];
-            if frame.delta == Delta::NONE {
+            if let Some(board) = &frame.refresh {
+                frame.accumulator = network.refresh(board);
+            } else if frame.delta == Delta::NONE {
                 frame.accumulator = *parent;
             } else {
                 network.update_into(parent, &frame.delta, &mut frame.accumulator);

@@ -517,8 +517,10 @@ impl<'a> Searcher<'a> {
     /// sums).
     #[inline]
     fn entered(&mut self, child: &Board, ply: usize, us: shakmaty::Color, m: Move) {
-        if child.network().is_some() {
-            self.thread.accumulators.push_move(ply, us, m);
+        if let Some(network) = child.network() {
+            self.thread
+                .accumulators
+                .push_move(ply, us, m, network, child.chess().board());
         }
     }
 

@@ -9,7 +9,7 @@
 //! game are alike, so a game on both sides of the split would make the validation
 //! loss look better than the network is.
 
-use crate::nnue::{SCALE, feature, feature_from_codes};
+use crate::nnue::{InputLayout, SCALE, feature, feature_from_codes, mirror_feature};
 use crate::rng::Rng;
 use crate::tools::datagen::format::{GameRecord, GameResult};
 use crate::tools::filter::Filter;
@@ -32,15 +32,18 @@ const SPLIT_STREAM: u64 = u64::MAX - 1;
 const ORDER_STREAM: u64 = u64::MAX - 2;
 
 /// The active features of `pos` from the side to move's and the other side's
-/// perspective, in the board's square order.
-pub fn features_of(pos: &Chess) -> (Vec<u16>, Vec<u16>) {
+/// perspective, in the board's square order, as a net of `layout` reads them.
+pub fn features_of(pos: &Chess, layout: InputLayout) -> (Vec<u16>, Vec<u16>) {
     let us = pos.turn();
-    pos.board()
+    let board = pos.board();
+    let mirrored = |side: Color| layout.mirrors(board.king_of(side));
+    let (ours, theirs) = (mirrored(us), mirrored(!us));
+    board
         .iter()
         .map(|(square, piece)| {
             (
-                feature(us, piece, square) as u16,
-                feature(!us, piece, square) as u16,
+                feature(us, piece, square, ours) as u16,
+                feature(!us, piece, square, theirs) as u16,
             )
         })
         .unzip()
@@ -136,19 +139,39 @@ impl Packed {
     }
 
     /// Writes the active features of the side to move's and the other side's
-    /// perspective into `ours` and `theirs`; returns how many there are.
+    /// perspective, as a net of `layout` reads them, into `ours` and `theirs`;
+    /// returns how many there are.
     #[inline]
-    pub fn features(&self, ours: &mut [u16; MAX_PIECES], theirs: &mut [u16; MAX_PIECES]) -> usize {
+    pub fn features(
+        &self,
+        layout: InputLayout,
+        ours: &mut [u16; MAX_PIECES],
+        theirs: &mut [u16; MAX_PIECES],
+    ) -> usize {
         let mut occupied = self.occupied;
         let mut i = 0;
+        // Each colour's king's square (White's, Black's).
+        let mut kings = [None; 2];
         while occupied != 0 && i < MAX_PIECES {
             let square = occupied.trailing_zeros() as usize;
             occupied &= occupied - 1;
             let code = (self.pieces[i / 2] >> (4 * (i % 2))) as usize & 0xf;
             let (black_piece, role) = (code & 8 != 0, code & 7);
+            if role == shakmaty::Role::King as usize {
+                kings[black_piece as usize] = shakmaty::Square::try_from(square).ok();
+            }
             ours[i] = feature_from_codes(self.black_to_move, black_piece, role, square) as u16;
             theirs[i] = feature_from_codes(!self.black_to_move, black_piece, role, square) as u16;
             i += 1;
+        }
+        // A mirrored view: every feature's file turned (the features' low 3 bits).
+        let (us, them) = (self.black_to_move as usize, !self.black_to_move as usize);
+        for (features, king) in [(&mut *ours, kings[us]), (&mut *theirs, kings[them])] {
+            if layout.mirrors(king) {
+                for f in &mut features[..i] {
+                    *f = mirror_feature(*f as usize, true) as u16;
+                }
+            }
         }
         i
     }
@@ -305,11 +328,14 @@ mod tests {
             let p = pos(fen);
             let packed = Packed::new(&p, white_score, result).unwrap();
             assert_eq!((packed.score, packed.result), (score, outcome), "{fen}");
-            let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
-            let n = packed.features(&mut ours, &mut theirs);
-            let (expected_ours, expected_theirs) = features_of(&p);
-            assert_eq!(ours[..n], expected_ours[..], "{fen}");
-            assert_eq!(theirs[..n], expected_theirs[..], "{fen}");
+            // (Kings on e1 and e8, on c3 and f7, on e1 and e8: mirrored views.)
+            for layout in InputLayout::ALL {
+                let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
+                let n = packed.features(layout, &mut ours, &mut theirs);
+                let (expected_ours, expected_theirs) = features_of(&p, layout);
+                assert_eq!(ours[..n], expected_ours[..], "{fen}");
+                assert_eq!(theirs[..n], expected_theirs[..], "{fen}");
+            }
         }
         assert_eq!(std::mem::size_of::<Packed>(), 32);
         // λ = 1: the result alone; λ = 0: the score alone (0 cp = ½).

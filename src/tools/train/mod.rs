@@ -29,7 +29,7 @@ pub use net::{Activation, FloatNet};
 pub use options::{Options, USAGE, parse_options};
 pub use quant::{MAGIC, QA, QB, QuantNet, SCALE};
 
-use crate::nnue::MAX_OUTPUT_BUCKETS;
+use crate::nnue::{InputLayout, MAX_OUTPUT_BUCKETS};
 use crate::rng::Rng;
 use crate::tools::datagen::format::GameRecord;
 use crate::tools::filter::Filter;
@@ -61,8 +61,10 @@ pub struct Settings {
     pub activation: Activation,
     pub schedule: ScheduleKind,
     /// Train on the mirror images too (`data::add_mirrored`; `--no-mirror` turns it
-    /// off).
+    /// off). Never with king-mirrored inputs, which see an image as its original.
     pub mirror: bool,
+    /// How the net reads the board (`--inputs`).
+    pub inputs: InputLayout,
 }
 
 /// The shape of the learning rate's course over a run (`Schedule` gives its rates).
@@ -152,6 +154,7 @@ impl Default for Settings {
             activation: Activation::SCReLU,
             schedule: ScheduleKind::Step,
             mirror: true,
+            inputs: InputLayout::Plain,
         }
     }
 }
@@ -186,6 +189,12 @@ impl Settings {
         }
         if !((0.0..=1.0).contains(&s.wd) && (0.0..=1.0).contains(&s.lambda)) {
             return bad("--wd and --lambda must be in 0..=1");
+        }
+        if s.mirror && s.inputs == InputLayout::KingMirrored {
+            return bad(
+                "king-mirrored inputs see a mirror image as its original: train them with \
+                 --no-mirror",
+            );
         }
         Ok(())
     }
@@ -253,14 +262,18 @@ pub fn train(
     settings.check()?;
     let s = settings;
     if let Some(net) = &start
-        && (net.hidden, net.buckets(), net.activation) != (s.hidden, s.buckets, s.activation)
+        && (net.hidden, net.buckets(), net.activation, net.layout)
+            != (s.hidden, s.buckets, s.activation, s.inputs)
     {
         return Err(format!(
-            "the starting net has {} hidden units and {} output buckets, the settings {} and {}",
+            "the starting net has {} hidden units, {} output buckets and {} inputs, the \
+             settings {}, {} and {}",
             net.hidden,
             net.buckets(),
+            net.layout.name(),
             s.hidden,
-            s.buckets
+            s.buckets,
+            s.inputs.name()
         ));
     }
     let clock = Instant::now();
@@ -282,7 +295,7 @@ pub fn train(
     }
     out(&format!(
         "train: {} games, {} positions, {} pass the filter{}, {} kept; training on {}{}, validating on {} \
-         (from {} games); {} hidden units{}; {} epochs; {:.1} s",
+         (from {} games); {} hidden units, {} inputs{}; {} epochs; {:.1} s",
         counts.games,
         counts.positions,
         counts.quiet,
@@ -299,6 +312,7 @@ pub fn train(
         validation.len(),
         counts.validation_games,
         s.hidden,
+        s.inputs.name(),
         if start.is_some() {
             ", from the given net"
         } else {
@@ -311,6 +325,7 @@ pub fn train(
     let lambda = s.lambda as f32;
     let mut net = start.unwrap_or_else(|| FloatNet::new(s.hidden, s.buckets, s.seed));
     net.activation = s.activation;
+    net.layout = s.inputs;
     let mut adam = AdamW::new(&net);
     let mut workspaces: Vec<Workspace> = (0..s.threads)
         .map(|_| Workspace::new(s.hidden, s.buckets))
@@ -441,7 +456,7 @@ fn integer_evals(q: &QuantNet, positions: &[Packed]) -> Vec<i32> {
     positions
         .iter()
         .map(|p| {
-            let n = p.features(&mut ours, &mut theirs);
+            let n = p.features(q.layout, &mut ours, &mut theirs);
             q.evaluate_features(&ours[..n], &theirs[..n])
         })
         .collect()
@@ -472,7 +487,7 @@ fn agreement(net: &FloatNet, evals: &[i32], positions: &[Packed]) -> Agreement {
     let (mut ours, mut theirs) = ([0; data::MAX_PIECES], [0; data::MAX_PIECES]);
     let (mut total, mut most) = (0.0f64, 0.0f64);
     for (&int, p) in evals.iter().zip(positions) {
-        let n = p.features(&mut ours, &mut theirs);
+        let n = p.features(net.layout, &mut ours, &mut theirs);
         let error = (net.evaluate_features(&ours[..n], &theirs[..n]) - int as f32).abs() as f64;
         total += error;
         most = most.max(error);
@@ -564,6 +579,10 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
             }
         }
         (settings.hidden, settings.buckets) = (net.hidden, net.buckets());
+        settings.inputs = net.layout;
+        if net.layout == InputLayout::KingMirrored {
+            settings.mirror = false;
+        }
     }
     let mut games = Vec::new();
     for dir in &options.data {
@@ -942,7 +961,7 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert!(
-            lines[0].contains("16 hidden units, from the given net;"),
+            lines[0].contains("16 hidden units, plain inputs, from the given net;"),
             "{}",
             lines[0]
         );
@@ -991,21 +1010,33 @@ pub(crate) mod tests {
 #[cfg(test)]
 mod round_trip {
     use super::{QuantNet, Settings, train_on_games};
-    use crate::nnue::{HIDDEN, MAX_EVAL, Network};
+    use crate::nnue::{HIDDEN, InputLayout, MAX_EVAL, Network};
     use shakmaty::Position;
 
     #[test]
     fn a_trained_network_evaluates_as_the_trainer_says() {
+        evaluates_as_the_trainer_says(InputLayout::Plain);
+    }
+
+    #[test]
+    fn a_trained_king_mirrored_network_evaluates_as_the_trainer_says() {
+        evaluates_as_the_trainer_says(InputLayout::KingMirrored);
+    }
+
+    fn evaluates_as_the_trainer_says(inputs: InputLayout) {
         let games = super::tests::playout_games(60, 5);
         let settings = Settings {
             hidden: HIDDEN,
             epochs: Some(4),
             batch: 256,
+            inputs,
+            mirror: inputs == InputLayout::Plain,
             ..Settings::default()
         };
         let float = train_on_games(&games, &settings, &mut |_| {}).unwrap();
         let bytes = float.to_bytes();
         let net: &'static Network = Box::leak(Box::new(Network::from_bytes(&bytes).unwrap()));
+        assert_eq!(net.layout(), inputs);
         let reference = QuantNet::from_bytes(&bytes).unwrap();
         let mut worst = 0.0f32;
         let mut positions = 0;

@@ -12,7 +12,7 @@
 
 use super::data::{MAX_PIECES, Packed, features_of, sigmoid};
 use crate::nnue::output_bucket;
-use crate::nnue::{INPUTS as FEATURES, SCALE};
+use crate::nnue::{INPUTS as FEATURES, InputLayout, SCALE};
 use crate::rng::Rng;
 use shakmaty::Chess;
 
@@ -38,6 +38,8 @@ const TYPICAL_ACTIVE: f32 = 32.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
+    /// How the net reads the board (`--inputs`; the file says it).
+    pub layout: InputLayout,
     pub activation: Activation,
     pub w: Vec<f32>,
     pub b: Vec<f32>,
@@ -104,6 +106,7 @@ impl FloatNet {
         let output = 1.0 / (2.0 * hidden as f32).sqrt();
         FloatNet {
             hidden,
+            layout: InputLayout::Plain,
             activation: Activation::SCReLU,
             w: (0..FEATURES * hidden).map(|_| uniform(input)).collect(),
             b: vec![0.0; hidden],
@@ -128,6 +131,7 @@ impl FloatNet {
         let old = self.hidden;
         let mut wide = FloatNet::new(hidden, self.buckets(), seed);
         wide.activation = self.activation;
+        wide.layout = self.layout;
         for (wide_row, row) in wide.w.chunks_mut(hidden).zip(self.w.chunks(old)) {
             wide_row[..old].copy_from_slice(row);
         }
@@ -154,7 +158,7 @@ impl FloatNet {
 
     /// The evaluation of `pos` in centipawns, side to move's view.
     pub fn evaluate_cp(&self, pos: &Chess) -> f32 {
-        let (ours, theirs) = features_of(pos);
+        let (ours, theirs) = features_of(pos, self.layout);
         self.evaluate_features(&ours, &theirs)
     }
 
@@ -335,7 +339,7 @@ pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
     let (mut ours, mut theirs) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
     let mut loss = 0.0;
     for p in positions {
-        let count = p.features(&mut ours, &mut theirs);
+        let count = p.features(net.layout, &mut ours, &mut theirs);
         let error = predict(net, &ours[..count], &theirs[..count], &mut ws) - p.target(lambda);
         loss += (error * error) as f64;
     }
@@ -355,7 +359,7 @@ pub fn add_gradient(
     let mut loss = 0.0f64;
     let (mut ours, mut theirs) = ([0u16; MAX_PIECES], [0u16; MAX_PIECES]);
     for p in positions {
-        let count = p.features(&mut ours, &mut theirs);
+        let count = p.features(net.layout, &mut ours, &mut theirs);
         let (ours, theirs) = (&ours[..count], &theirs[..count]);
         let prediction = predict(net, ours, theirs, ws);
         let error = prediction - p.target(lambda);
@@ -525,12 +529,12 @@ pub(crate) mod tests {
             expected.abs()
         };
         let (mut ours, mut theirs) = ([0; MAX_PIECES], [0; MAX_PIECES]);
-        positions[0].features(&mut ours, &mut theirs);
+        positions[0].features(net.layout, &mut ours, &mut theirs);
         let mut sizes = Vec::new();
         // Both output buckets (up to 17 pieces, from 18) occur in the positions.
         let buckets: Vec<usize> = positions
             .iter()
-            .map(|p| net.bucket(p.features(&mut ours.clone(), &mut theirs.clone())))
+            .map(|p| net.bucket(p.features(net.layout, &mut ours.clone(), &mut theirs.clone())))
             .collect();
         assert!(buckets.contains(&0) && buckets.contains(&1), "{buckets:?}");
         for k in 0..2 {

@@ -3,7 +3,7 @@
 
 use super::{Activation, ScheduleKind, Settings, quant};
 use crate::args::{real, whole};
-use crate::nnue::MAX_OUTPUT_BUCKETS;
+use crate::nnue::{InputLayout, MAX_OUTPUT_BUCKETS};
 use crate::tools::filter;
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ pub const USAGE: &str =
                    [--batch B] [--lr R] [--wd W] [--lambda L] [--threads T] [--seed S]
                    [--max-positions N] [--min-ply N] [--keep-checks] [--keep-noisy]
                    [--max-score CP] [--activation screlu|crelu] [--schedule step|cosine]
-                   [--init NET] [--no-mirror]
+                   [--init NET] [--no-mirror] [--inputs plain|king-mirrored]
        tabas train --data DIR [--data DIR ...] --evaluate NET [--lambda L] [--seed S]
   --data DIR          a tabas datagen folder, or a folder of them such as
                       ../shared/data/selfplay (repeat for more)
@@ -60,6 +60,11 @@ pub const USAGE: &str =
                       added, the same score and result for another input (+44.8 Elo
                       from scratch on 6.6 M positions); the held-out
                       positions stay as they are
+  --inputs L          how the net reads the board: plain (default) or king-mirrored
+                      (each side's view mirrored a-h when its own king stands on
+                      files e-h; implies --no-mirror, whose images it would see as
+                      their originals); the net file says which, and the engine
+                      reads both; with --init, the net file's
   One game in 20 is held out for validation. Progress goes to stdout, a line an epoch.";
 
 /// What `tabas train` was asked for.
@@ -84,7 +89,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut out = None;
     let mut evaluate = None;
     let mut init = None;
-    let (mut hidden_given, mut buckets_given) = (false, false);
+    let (mut hidden_given, mut buckets_given, mut inputs_given) = (false, false, false);
     let mut s = Settings::default();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -135,6 +140,13 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--keep-noisy" => s.filter.keep_noisy = true,
             "--max-score" => s.filter.max_score = whole(flag, value()?, 1..=filter::MAX_MAX_SCORE)?,
             "--no-mirror" => s.mirror = false,
+            "--inputs" => {
+                let name = value()?;
+                s.inputs = InputLayout::from_name(name).ok_or_else(|| {
+                    format!("--inputs must be plain or king-mirrored, not '{name}'")
+                })?;
+                inputs_given = true;
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -168,6 +180,12 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                     .to_string(),
             );
         }
+    }
+    if s.inputs == InputLayout::KingMirrored {
+        s.mirror = false;
+    }
+    if init.is_some() && inputs_given {
+        return Err("--init takes the inputs from the net file: leave out --inputs".to_string());
     }
     s.check()?;
     Ok(Options {

@@ -3,9 +3,10 @@
 //! the float network is checked.
 //!
 //! ```text
-//! 8 bytes  magic b"TABASNN2"
+//! 8 bytes  magic b"TABASNN3"
 //! u32      N (hidden size)      u32  QA (255)      u32  QB (64)      u32  SCALE (400)
 //! u32      K (output buckets, 1..=8)
+//! u32      the input layout: 0 plain, 1 king-mirrored (`crate::nnue::InputLayout`)
 //! i16 × 768·N   round(W · QA), feature-major (W[f*N + h])
 //! i16 × N       round(b · QA)
 //! i16 × K·2N    round(V · QB), bucket by bucket: the side to move's half, then
@@ -13,7 +14,8 @@
 //! i32 × K       round(c0 · QA · QB), bucket by bucket
 //! ```
 //!
-//! All little-endian. The engine evaluates, in integers, with `k` the output
+//! All little-endian (`crate::nnue::Header` reads and writes the header; a
+//! `TABASNN2` file is the same without the layout, a plain net). The engine evaluates, in integers, with `k` the output
 //! bucket of the position's number of pieces (`crate::nnue::output_bucket`):
 //! `acc = b + Σ W` per perspective, `s = Σ clamp(acc_us, 0, QA)² · V[2kN + h] +
 //! Σ clamp(acc_them, 0, QA)² · V[2kN + N + h]`, `out = s / QA + c0[k]`, and
@@ -27,19 +29,19 @@ use shakmaty::Chess;
 // the integer sums: the engine's loader refuses an output bucket whose `i32` sum
 // could overflow (never near for a trained net); `QuantNet` sums in `i64` for any size.
 use crate::nnue::output_bucket;
+use crate::nnue::{Header, InputLayout};
 pub use crate::nnue::{INPUTS as FEATURES, MAGIC, MAX_OUTPUT_BUCKETS, QA, QB, SCALE};
 /// The hidden sizes a file may hold: multiples of `HIDDEN_STEP` (whole vector
 /// registers for the engine and the trainer) in `MIN_HIDDEN..=MAX_HIDDEN`.
 pub const MIN_HIDDEN: usize = 8;
 pub const MAX_HIDDEN: usize = 1024;
 pub use super::net::HIDDEN_STEP;
-/// Header: magic and five `u32`.
-const HEADER: usize = 8 + 5 * 4;
 
 /// The network as the engine holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantNet {
     pub hidden: usize,
+    pub layout: InputLayout,
     pub w: Vec<i16>,
     pub b: Vec<i16>,
     pub v: Vec<i16>,
@@ -59,6 +61,7 @@ impl QuantNet {
     pub fn from_float(net: &FloatNet) -> QuantNet {
         QuantNet {
             hidden: net.hidden,
+            layout: net.layout,
             w: net.w.iter().map(|&x| to_i16(x, QA)).collect(),
             b: net.b.iter().map(|&x| to_i16(x, QA)).collect(),
             v: net.v.iter().map(|&x| to_i16(x, QB)).collect(),
@@ -81,18 +84,8 @@ impl QuantNet {
 
     /// The net file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden, self.buckets()));
-        out.extend_from_slice(MAGIC);
-        let buckets = self.buckets() as u32;
-        for n in [
-            self.hidden as u32,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-            buckets,
-        ] {
-            out.extend_from_slice(&n.to_le_bytes());
-        }
+        let mut out = Header::new(self.hidden, self.layout, self.buckets()).to_bytes();
+        out.reserve(file_len(self.hidden, self.buckets()) - out.len());
         for x in self.w.iter().chain(&self.b).chain(&self.v) {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -102,42 +95,26 @@ impl QuantNet {
         out
     }
 
-    /// Reads a net file; an error that says what is wrong with it otherwise.
+    /// Reads a net file (also one of the format before layouts, `TABASNN2`); an
+    /// error that says what is wrong with it otherwise.
     pub fn from_bytes(bytes: &[u8]) -> Result<QuantNet, String> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err("not a Tabas net file (bad magic)".to_string());
-        }
-        let u32_at = |at: usize| {
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-        };
-        let hidden = u32_at(8) as usize;
+        let header = Header::read(bytes)?;
+        let (hidden, buckets) = (header.hidden, header.buckets);
         if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(HIDDEN_STEP) {
             return Err(format!(
                 "hidden size {hidden} is not a multiple of {HIDDEN_STEP} in {MIN_HIDDEN}..={MAX_HIDDEN}"
             ));
         }
-        let units = (u32_at(12), u32_at(16), u32_at(20));
-        if units != (QA as u32, QB as u32, SCALE as u32) {
-            return Err(format!(
-                "QA, QB, SCALE are {units:?}, not ({QA}, {QB}, {SCALE})"
-            ));
-        }
-        let buckets = u32_at(24) as usize;
-        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "{buckets} output buckets, not 1..={MAX_OUTPUT_BUCKETS}"
-            ));
-        }
-        if bytes.len() != file_len(hidden, buckets) {
+        let expected = header.len + body_len(hidden, buckets);
+        if bytes.len() != expected {
             return Err(format!(
                 "{} bytes, but a net of {hidden} hidden units and {buckets} output buckets \
-                 takes {}",
+                 takes {expected}",
                 bytes.len(),
-                file_len(hidden, buckets)
             ));
         }
         let biases = bytes.len() - 4 * buckets;
-        let mut i16s = bytes[HEADER..biases]
+        let mut i16s = bytes[header.len..biases]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| i16s.by_ref().take(n).collect::<Vec<i16>>();
@@ -148,6 +125,7 @@ impl QuantNet {
         );
         Ok(QuantNet {
             hidden,
+            layout: header.layout,
             w,
             b,
             v,
@@ -176,7 +154,7 @@ impl QuantNet {
 
     /// The engine's evaluation of `pos`, centipawns, side to move's view.
     pub fn evaluate_cp(&self, pos: &Chess) -> i32 {
-        let (ours, theirs) = features_of(pos);
+        let (ours, theirs) = features_of(pos, self.layout);
         self.evaluate_features(&ours, &theirs)
     }
 
@@ -205,7 +183,13 @@ impl QuantNet {
 
 /// The length of the file of a net with `hidden` units and `buckets` output buckets.
 pub fn file_len(hidden: usize, buckets: usize) -> usize {
-    HEADER + 2 * (FEATURES * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    Header::new(hidden, InputLayout::Plain, buckets).len + body_len(hidden, buckets)
+}
+
+/// The length of the weights and biases of a net with `hidden` units and `buckets`
+/// output buckets (the file after its header).
+fn body_len(hidden: usize, buckets: usize) -> usize {
+    2 * (FEATURES * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 impl FloatNet {
@@ -231,6 +215,7 @@ impl FloatNet {
         let over = |unit: i32| move |&x: &i16| x as f32 / unit as f32;
         FloatNet {
             hidden: q.hidden,
+            layout: q.layout,
             activation: super::Activation::SCReLU,
             w: q.w.iter().map(over(QA)).collect(),
             b: q.b.iter().map(over(QA)).collect(),
@@ -260,17 +245,18 @@ mod tests {
         net.v[15] = -1.98; // → −126.72 → −127
         net.v[16 + 3] = 0.5; // bucket 1, unit 3 of the side to move: 32
         net.c0 = vec![0.25, -0.5]; // → 4080, −8160
+        net.layout = InputLayout::KingMirrored;
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), 8 + 20 + 2 * (768 * 8 + 8 + 2 * 16) + 2 * 4);
+        assert_eq!(bytes.len(), 8 + 24 + 2 * (768 * 8 + 8 + 2 * 16) + 2 * 4);
         assert_eq!(bytes.len(), file_len(8, 2));
-        assert_eq!(&bytes[..8], b"TABASNN2");
+        assert_eq!(&bytes[..8], b"TABASNN3");
         assert_eq!(
-            &bytes[8..28],
+            &bytes[8..32],
             &[
-                8, 0, 0, 0, 255, 0, 0, 0, 64, 0, 0, 0, 144, 1, 0, 0, 2, 0, 0, 0
+                8, 0, 0, 0, 255, 0, 0, 0, 64, 0, 0, 0, 144, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0
             ]
         );
-        let i16_at = |i: usize| i16::from_le_bytes([bytes[28 + 2 * i], bytes[29 + 2 * i]]);
+        let i16_at = |i: usize| i16::from_le_bytes([bytes[32 + 2 * i], bytes[33 + 2 * i]]);
         assert_eq!((i16_at(0), i16_at(1), i16_at(42)), (128, -128, 505));
         let b = 768 * 8;
         assert_eq!(i16_at(b + 7), -26);
@@ -282,7 +268,25 @@ mod tests {
 
         let q = QuantNet::from_bytes(&bytes).unwrap();
         assert_eq!(q, QuantNet::from_float(&net));
+        assert_eq!(q.layout, InputLayout::KingMirrored);
         assert_eq!(q.to_bytes(), bytes);
+        // The format before layouts: the same without the layout's word, a plain net.
+        let mut older = b"TABASNN2".to_vec();
+        older.extend_from_slice(&bytes[8..28]);
+        older.extend_from_slice(&bytes[32..]);
+        let plain = QuantNet::from_bytes(&older).unwrap();
+        assert_eq!(plain.layout, InputLayout::Plain);
+        assert_eq!(
+            (plain.w, plain.v, plain.c0),
+            (q.w.clone(), q.v.clone(), q.c0.clone())
+        );
+        let mut unknown = bytes.clone();
+        unknown[28] = 5;
+        assert!(
+            QuantNet::from_bytes(&unknown)
+                .unwrap_err()
+                .contains("input layout 5")
+        );
 
         // Damaged files: errors, not panics.
         assert!(QuantNet::from_bytes(b"").is_err());
@@ -313,7 +317,14 @@ mod tests {
         for bytes in [built_in.to_vec(), random.to_bytes()] {
             let q = QuantNet::from_bytes(&bytes).unwrap();
             let float = FloatNet::from_quant(&q);
-            assert_eq!(float.to_bytes(), bytes);
+            if bytes.starts_with(MAGIC) {
+                assert_eq!(float.to_bytes(), bytes);
+            } else {
+                // The built-in file is of the format before layouts: written again,
+                // it is this format's file of the same plain net.
+                assert_eq!(q.layout, InputLayout::Plain);
+                assert_eq!(QuantNet::from_bytes(&float.to_bytes()).unwrap(), q);
+            }
             // Its float evaluation is the file's, up to the engine's truncations.
             for p in playout_positions(20, 7) {
                 let (f, i) = (float.evaluate_cp(&p), q.evaluate_cp(&p));
@@ -350,7 +361,7 @@ mod tests {
                 let (float, int) = (net.evaluate_cp(p), q.evaluate_cp(p));
                 assert!((float - int as f32).abs() <= most, "{float} {int}");
                 total += (float - int as f32).abs();
-                let (ours, theirs) = features_of(p);
+                let (ours, theirs) = features_of(p, q.layout);
                 for features in [ours, theirs] {
                     let acc = q.accumulator(&features);
                     assert!(acc.iter().all(|a| a.abs() <= i16::MAX as i32));
