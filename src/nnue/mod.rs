@@ -2,7 +2,9 @@
 //! Tabas's own games by `tabas train` (`src/tools/train/`).
 //!
 //! * Inputs: one feature per (piece colour relative to the perspective, role,
-//!   square), the squares mirrored vertically for Black's perspective ([`feature`]).
+//!   square), the squares mirrored vertically for Black's perspective ([`feature`]);
+//!   for a king-mirrored net also left to right when the perspective's own king
+//!   stands on files e–h ([`InputLayout`], which the file names).
 //! * Hidden layer: one weight matrix shared by both perspectives. Each position
 //!   has the layer's sums for White's and Black's view (its [`Accumulator`]); the
 //!   search keeps them along its path ([`AccumulatorStack`]), updated from the

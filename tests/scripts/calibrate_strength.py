@@ -51,6 +51,17 @@ The calibration the issue asks for (at least 100 games per level at 10+0.1, a su
 
 (34 games against each of 3 Stockfish levels: 102 per level; the pool adds 20 a match.
 At 60+0.6, 20 games of three levels against the Stockfish level nearest each.)
+The drift check, part of shipping a net (docs/network/README.md): every level against
+the Stockfish level nearest its label, 100 games each, into a scratch folder; `--check`
+makes the run fail (exit status 1) when a level's measured Elo lies more than 100 from
+its label or a game had a fault (a time loss, an illegal move, a crash or a hang), so a
+net that moved a level is not shipped without relabelling it:
+
+    python3 tests/scripts/calibrate_strength.py --engine BUILD --tc 10+0.1 --games 100 \
+        --opponents-per-level 1 --sf-grid 1350,1600,1850,2100,2350,2450 \
+        --concurrency 2 --out /tmp/drift --check
+
+(600 games, about two hours on 2 cores; `--levels` checks some of them.)
 A smoke test of the whole path, 2 games a gauntlet at 1+0.01, in a scratch folder:
 
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
@@ -377,6 +388,24 @@ def write_outputs(args, state):
               f"({lv['games']} games, +{lv['wins']} ={lv['draws']} -{lv['losses']})")
 
 
+def drift_check(args, state):
+    """`--check`: whether every level this run played lies within ±100 of its label with no
+    faulty game; prints each level's verdict."""
+    passed = True
+    for level in args.levels:
+        entry = state["levels"].get(str(level), {"games": {}})
+        elo, se, n, *_ = rate(entry, state)
+        faults = entry.get("faults", 0)
+        ok = elo is not None and abs(elo - level) <= 100 and faults == 0
+        passed &= ok
+        print(f"  check {level}: {fmt(elo)} ± {fmt(se and Z95 * se)} in {n} games, "
+              f"{faults} faults: {'within ±100' if ok else 'OUTSIDE ±100 or faulty'}")
+        if n < 100:
+            print(f"  check {level}: only {n} games; ±100 needs about 100 to tell")
+    print("drift check: " + ("passed" if passed else "FAILED (relabel or re-set the level)"))
+    return passed
+
+
 def svg(levels, tc):
     """Measured against nominal Elo, with 95 % error bars, y = x and the ±100 band."""
     width, height, margin = 640, 480, 60
@@ -476,6 +505,9 @@ def main():
     parser.add_argument("--state", help="the JSON state (default: OUT/state-TC.json)")
     parser.add_argument("--report", action="store_true",
                         help="write the CSV and SVG from the state, play nothing")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a level of --levels measured more than 100 from "
+                             "its label or had a faulty game (the drift check)")
     args = parser.parse_args()
     args.pool_engines = [p for p in args.pool_engines.split(",") if p] if args.pool else []
     unknown = [p for p in args.pool_engines if p not in POOL]
@@ -495,6 +527,8 @@ def main():
         play_pool(args, state)
         play_levels(args, state)
     write_outputs(args, state)
+    if args.check and not drift_check(args, state):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
