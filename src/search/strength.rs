@@ -40,9 +40,14 @@
 //! found the first guesses 200-500 Elo weaker than their labels; the rows below are the
 //! third guess, fitted to those screens, and each was calibrated by 102 to 156 games at
 //! 10+0.1 against Stockfish's levels and two pool engines rated on its scale
-//! (docs/strength/levels-10+0.1.csv): every row within 70 Elo of its label. The top row
-//! (set for 2600) measured 2432 ± 74 in its first 102 games and is labelled 2450, so the
-//! range is 1350..2450.
+//! (docs/strength/levels-10+0.1.csv): every row within 70 Elo of its label.
+//! Rechecked with 0.2.0's net (`c315aceb`, about 190 Elo stronger than the calibration's),
+//! 100 games a row against the Stockfish level nearest its label: the row labelled 2350
+//! measured 2250 ± 71 and is labelled 2250 since; the top row, whose 3 M nodes the clock
+//! always cut (so that it followed the machine's speed), became 600,000 nodes, which any
+//! machine of 2 M nodes a second completes, and measured 2361 ± 70: it is labelled 2350, and
+//! the range is 1350..2350. Shipping a net checks that no row left ±100 (the drift check,
+//! `calibrate_strength.py --check`).
 
 use super::params::ParamValues;
 use super::root::RootMove;
@@ -101,15 +106,20 @@ const ANCHORS: [Anchor; 6] = [
         lines: 3,
     },
     Anchor {
-        elo: 2350,
+        elo: 2250,
         nodes: 360_000,
         temperature_cp: 5,
         max_loss_cp: 20,
         lines: 2,
     },
+    // The top row's budget ends its search on any machine of at least about 2 M nodes a
+    // second at 10+0.1 (about 200 ms of the 330-470 ms the clock gives a move, on the
+    // machine of the calibration), so that it plays alike everywhere: until 0.2.0 it
+    // was 3 M nodes (labelled 2450), which the clock always cut (0.9-1.7 M there), and it
+    // followed the machine's speed.
     Anchor {
-        elo: 2450,
-        nodes: 3_000_000,
+        elo: 2350,
+        nodes: 600_000,
         temperature_cp: 1,
         max_loss_cp: 5,
         lines: 2,
@@ -129,8 +139,8 @@ pub const SKILL_MAX: u32 = 20;
 /// Stockfish's own mapping between the two, Elo = 1346.6 + 143.4 · skill^0.806 (the
 /// inverse of the formula by which Stockfish turns `UCI_Elo` into its skill), so that
 /// a level means about the same strength in both engines; clamped to the levels
-/// measured (`ELO_MIN..=ELO_MAX`): 0 plays at 1350, 10 at 2264, 12 at 2409, 13 to 19 at 2450,
-/// the strongest measured level. No level below `ELO_MIN` is offered: none has been
+/// measured (`ELO_MIN..=ELO_MAX`): 0 plays at 1350, 10 at 2264, 11 at 2337, 12 to 19 at
+/// 2350, the strongest measured level. No level below `ELO_MIN` is offered: none has been
 /// measured there.
 pub fn skill_level_elo(skill: u32) -> u32 {
     let elo = 1346.6 + 143.4 * f64::from(skill.min(SKILL_MAX)).powf(0.806);

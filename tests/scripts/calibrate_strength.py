@@ -46,7 +46,7 @@ The calibration the issue asks for (at least 100 games per level at 10+0.1, a su
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
         --tc 10+0.1 --games 34 --concurrency 2 --pool
     python3 tests/scripts/calibrate_strength.py --engine target/release/tabas \\
-        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2450 \\
+        --tc 60+0.6 --games 20 --concurrency 2 --levels 1600,2100,2350 \\
         --opponents-per-level 1
 
 (34 games against each of 3 Stockfish levels: 102 per level; the pool adds 20 a match.
@@ -58,7 +58,7 @@ its label or a game had a fault (a time loss, an illegal move, a crash or a hang
 net that moved a level is not shipped without relabelling it:
 
     python3 tests/scripts/calibrate_strength.py --engine BUILD --tc 10+0.1 --games 100 \
-        --opponents-per-level 1 --sf-grid 1350,1600,1850,2100,2350,2450 \
+        --opponents-per-level 1 --sf-grid 1350,1600,1850,2100,2250,2350 \
         --concurrency 2 --out /tmp/drift --check
 
 (600 games, about two hours on 2 cores; `--levels` checks some of them.)
