@@ -43,6 +43,16 @@ fn bad_arguments_are_usage_errors() {
             &["--data", "d", "--out", "n", "--gpu"][..],
             "unknown argument '--gpu'",
         ),
+        (
+            &["--data", "d", "--out", "n", "--inputs", "mirrored"][..],
+            "--inputs must be plain or king-mirrored, not 'mirrored'",
+        ),
+        (
+            &[
+                "--data", "d", "--out", "n", "--init", "m", "--inputs", "plain",
+            ][..],
+            "--init takes the inputs from the net file",
+        ),
     ];
     common::tools::assert_usage_errors("train", cases, "--max-positions N");
 }
@@ -85,7 +95,7 @@ fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
     let args = ["--data", path(&data), "--init", path(&net), "--epochs", "1"];
     let (log, q) = trained(&tuned, &args);
     assert!(
-        log.contains("16 hidden units, from the given net;"),
+        log.contains("16 hidden units, plain inputs, from the given net;"),
         "{log}"
     );
     assert_eq!((q.hidden, q.buckets()), (16, 4));
@@ -93,6 +103,39 @@ fn a_run_writes_a_net_file_and_bad_data_or_paths_are_errors() {
     let wide = data.join("wide.nnue");
     let (_, q) = trained(&wide, &[&args[..], &["--hidden", "24"]].concat());
     assert_eq!((q.hidden, q.buckets()), (24, 4));
+    // King-mirrored inputs: the file says so, and a run from it keeps them.
+    let mirrored = data.join("mirrored.nnue");
+    let (log, q) = trained(
+        &mirrored,
+        &[
+            "--data",
+            path(&data),
+            "--epochs",
+            "1",
+            "--inputs",
+            "king-mirrored",
+        ],
+    );
+    assert!(log.contains("king-mirrored inputs"), "{log}");
+    assert!(!log.contains("mirror images"), "implies --no-mirror: {log}");
+    assert_eq!(q.layout, tabas::nnue::InputLayout::KingMirrored);
+    let again = data.join("mirrored-again.nnue");
+    let (log, q) = trained(
+        &again,
+        &[
+            "--data",
+            path(&data),
+            "--init",
+            path(&mirrored),
+            "--epochs",
+            "1",
+        ],
+    );
+    assert!(
+        log.contains("king-mirrored inputs, from the given net"),
+        "{log}"
+    );
+    assert_eq!(q.layout, tabas::nnue::InputLayout::KingMirrored);
     let o = train(&[&args[..], &["--out", path(&wide), "--hidden", "8"]].concat());
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("16 units"), "{}", stderr(&o));
