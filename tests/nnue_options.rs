@@ -40,6 +40,19 @@ fn network_file_in(name: &str, seed: u64, layout: InputLayout) -> PathBuf {
     path
 }
 
+/// Loads the network file `path` (`EvalFile`, `Use NNUE`) and checks that it loaded.
+fn load_network(e: &mut Engine, path: &std::path::Path) {
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    e.send("setoption name Use NNUE value true");
+    let lines = e.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: loaded")),
+        "{lines:?}"
+    );
+}
+
 fn eval_of(e: &mut Engine) -> i64 {
     e.send("eval");
     let line = e.expect_prefix("info string eval ", WAIT);
@@ -73,15 +86,7 @@ fn eval_file_loads_and_bad_files_keep_the_previous_network() {
         assert_eq!(eval_of(&mut e), by_hand);
     }
 
-    e.send(&format!("setoption name EvalFile value {}", good.display()));
-    e.send("setoption name Use NNUE value true");
-    let lines = e.sync();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalFile: loaded")),
-        "{lines:?}"
-    );
+    load_network(&mut e, &good);
     let by_net = eval_of(&mut e);
     assert_ne!(
         by_net, by_hand,
@@ -232,15 +237,7 @@ fn a_king_mirrored_network_loads_sees_mirror_images_alike_and_searches() {
     let net = network_file_in("king-mirrored", 12, InputLayout::KingMirrored);
     let mut e = Engine::spawn();
     e.handshake();
-    e.send(&format!("setoption name EvalFile value {}", net.display()));
-    e.send("setoption name Use NNUE value true");
-    let lines = e.sync();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalFile: loaded")),
-        "{lines:?}"
-    );
+    load_network(&mut e, &net);
     // A position and its mirror image (files a↔h): one evaluation.
     let mut evals = Vec::new();
     for fen in [
