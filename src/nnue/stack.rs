@@ -13,7 +13,7 @@
 //! the d- and e-files turns its side's view around: every feature of that view
 //! changes, and the frame keeps the child's board to sum the position from scratch.
 
-use super::{Accumulator, Delta, Network};
+use super::{Accumulator, Delta, InputLayout, Network};
 use crate::score::MAX_PLY;
 use shakmaty::{Color, Move};
 
@@ -70,9 +70,11 @@ impl AccumulatorStack {
     ) {
         let delta = Delta::of(us, m);
         let layout = network.layout();
-        let turned = delta
-            .king_move()
-            .is_some_and(|(from, to)| layout.mirrors(Some(from)) != layout.mirrors(Some(to)));
+        // (A plain net's views never turn: its moves skip the king test.)
+        let turned = layout == InputLayout::KingMirrored
+            && delta
+                .king_move()
+                .is_some_and(|(from, to)| layout.mirrors(Some(from)) != layout.mirrors(Some(to)));
         self.push(ply, delta, turned.then(|| child.clone()));
     }
 

@@ -61,7 +61,7 @@ pub struct Settings {
     pub activation: Activation,
     pub schedule: ScheduleKind,
     /// Train on the mirror images too (`data::add_mirrored`; `--no-mirror` turns it
-    /// off). Never with king-mirrored inputs, which see an image as its original.
+    /// off). King-mirrored inputs never get them ([`Settings::adds_mirror_images`]).
     pub mirror: bool,
     /// How the net reads the board (`--inputs`).
     pub inputs: InputLayout,
@@ -190,13 +190,13 @@ impl Settings {
         if !((0.0..=1.0).contains(&s.wd) && (0.0..=1.0).contains(&s.lambda)) {
             return bad("--wd and --lambda must be in 0..=1");
         }
-        if s.mirror && s.inputs == InputLayout::KingMirrored {
-            return bad(
-                "king-mirrored inputs see a mirror image as its original: train them with \
-                 --no-mirror",
-            );
-        }
         Ok(())
+    }
+
+    /// Whether the run adds the mirror images of its positions: as `mirror` says, for
+    /// plain inputs only (a king-mirrored net sees an image as its original).
+    pub fn adds_mirror_images(&self) -> bool {
+        self.mirror && self.inputs == InputLayout::Plain
     }
 
     /// The epochs of a run on `positions` training positions: `--epochs`, or as many as
@@ -282,7 +282,7 @@ pub fn train(
         validation,
         counts,
     } = data::split(games, s.max_positions, s.seed, s.threads, &s.filter)?;
-    let mirrored = if s.mirror {
+    let mirrored = if s.adds_mirror_images() {
         data::add_mirrored(&mut training)
     } else {
         0
@@ -580,9 +580,6 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
         }
         (settings.hidden, settings.buckets) = (net.hidden, net.buckets());
         settings.inputs = net.layout;
-        if net.layout == InputLayout::KingMirrored {
-            settings.mirror = false;
-        }
     }
     let mut games = Vec::new();
     for dir in &options.data {
@@ -1030,7 +1027,6 @@ mod round_trip {
             epochs: Some(4),
             batch: 256,
             inputs,
-            mirror: inputs == InputLayout::Plain,
             ..Settings::default()
         };
         let float = train_on_games(&games, &settings, &mut |_| {}).unwrap();

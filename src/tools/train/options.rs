@@ -181,9 +181,6 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             );
         }
     }
-    if s.inputs == InputLayout::KingMirrored {
-        s.mirror = false;
-    }
     if init.is_some() && inputs_given {
         return Err("--init takes the inputs from the net file: leave out --inputs".to_string());
     }
