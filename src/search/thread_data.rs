@@ -75,12 +75,20 @@ impl ThreadData {
     /// one, but in the memory it has (nothing is allocated). Every search starts from
     /// here today; keeping histories from one search to the next is a later option.
     pub fn clear(&mut self) {
-        self.stack.clear();
-        self.killers = Killers::default();
+        self.clear_but_histories();
         self.history.clear();
         self.continuation.clear();
         self.counters.clear();
         self.correction.clear();
+    }
+
+    /// Forgets the last search's path (stack, killers, PV, root moves) but keeps what
+    /// it learned about moves and positions (the histories, counter moves and
+    /// corrections), for a next search in the same game: self-play's
+    /// `--keep-histories`.
+    pub fn clear_but_histories(&mut self) {
+        self.stack.clear();
+        self.killers = Killers::default();
         self.keys.clear();
         self.pv.as_flattened_mut().fill(None);
         self.pv_len = [0; MAX_PLY + 1];

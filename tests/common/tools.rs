@@ -50,6 +50,7 @@ pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
             soft_nodes: 200,
             hard_nodes: 1000,
             chess960: false,
+            keep_histories: false,
         },
     };
     tabas::tools::datagen::generate(&options, "test", "test", false).expect("self-play games");

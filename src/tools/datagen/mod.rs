@@ -26,13 +26,14 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str =
     "usage: tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--hard-nodes N]
-                    [--seed S] [--frc]
+                    [--seed S] [--frc] [--keep-histories]
   --games N       games the folder should hold when done (default 1000)
   --threads T     games played at once (default 1)
   --nodes N       soft node limit a move: no new iteration after N nodes (default 5000)
   --hard-nodes N  hard node limit a move (default 4 x --nodes)
   --seed S        the run's seed (default 1)
   --frc           start from random Chess960 positions
+  --keep-histories  the search's histories live through a game (default: fresh each move)
   Run again with the same arguments to resume a stopped run.
        tabas dataset DIR [--dump N]   counts of a data folder; --dump prints N positions";
 
@@ -62,6 +63,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut soft: u64 = 5000;
     let mut hard = None;
     let mut chess960 = false;
+    let mut keep_histories = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -73,6 +75,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--nodes" => soft = whole(flag, value()?, 1..=1_000_000_000)?,
             "--hard-nodes" => hard = Some(whole(flag, value()?, 1..=4_000_000_000)?),
             "--frc" => chess960 = true,
+            "--keep-histories" => keep_histories = true,
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -92,6 +95,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             soft_nodes: soft,
             hard_nodes,
             chess960,
+            keep_histories,
         },
     })
 }
@@ -104,7 +108,25 @@ fn settings_lines(o: &Options) -> Vec<String> {
         format!("nodes: {}", o.settings.soft_nodes),
         format!("hard_nodes: {}", o.settings.hard_nodes),
         format!("chess960: {}", o.settings.chess960),
+        histories_line(o.settings.keep_histories),
     ]
+}
+
+/// The manifest's line for `keep_histories`. Folders made before the option have no
+/// such line, and were made with fresh histories each move.
+fn histories_line(keep: bool) -> String {
+    let kind = if keep {
+        "kept through a game"
+    } else {
+        "fresh each move"
+    };
+    format!("histories: {kind}")
+}
+
+/// Whether an existing manifest agrees with one settings line of this run.
+fn manifest_agrees(old: &str, wanted: &str) -> bool {
+    old.lines().any(|l| l == wanted)
+        || (wanted == histories_line(false) && !old.lines().any(|l| l.starts_with("histories:")))
 }
 
 /// Games, positions and results of some data.
@@ -209,7 +231,7 @@ pub fn generate(
     let manifest = dir.join("manifest.txt");
     if let Ok(old) = std::fs::read_to_string(&manifest) {
         for wanted in settings_lines(options) {
-            if !old.lines().any(|l| l == wanted) {
+            if !manifest_agrees(&old, &wanted) {
                 return Err(format!(
                     "{} holds data made with other settings (this run: '{wanted}'); \
                      use the same arguments to resume, or another folder",
@@ -510,6 +532,27 @@ mod tests {
         }
     }
 
+    #[test]
+    fn keep_histories_is_a_setting_and_older_folders_resume() {
+        let keep = parse_options(&args("--out d --keep-histories")).unwrap();
+        assert!(keep.settings.keep_histories);
+        let fresh = parse_options(&args("--out d")).unwrap();
+        assert!(!fresh.settings.keep_histories);
+        // A manifest written before the option: fresh histories, so it resumes only
+        // without the option.
+        let before = "seed: 1\nthreads: 1\nnodes: 5000\nhard_nodes: 20000\nchess960: false\n";
+        assert!(manifest_agrees(before, &histories_line(false)));
+        assert!(!manifest_agrees(before, &histories_line(true)));
+        let kept = format!("{before}{}\n", histories_line(true));
+        assert!(manifest_agrees(&kept, &histories_line(true)));
+        assert!(!manifest_agrees(&kept, &histories_line(false)));
+        for o in [&keep, &fresh] {
+            for line in settings_lines(o) {
+                assert!(manifest_agrees(&settings_lines(o).join("\n"), &line));
+            }
+        }
+    }
+
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("tabas-datagen-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -526,6 +569,7 @@ mod tests {
                 soft_nodes: 200,
                 hard_nodes: 1000,
                 chess960: false,
+                keep_histories: false,
             },
         }
     }

@@ -40,11 +40,16 @@ pub struct Settings {
     pub hard_nodes: u64,
     /// Games start from random Chess960 positions instead of the standard one.
     pub chess960: bool,
+    /// The histories (and counter moves, corrections) live through a game, cleared
+    /// only when it starts, as a game's searches would keep them; otherwise each move
+    /// starts from fresh tables.
+    pub keep_histories: bool,
 }
 
 /// What one self-play thread keeps for all its games, allocated once: the table
 /// (cleared at each game) and the searcher's tables (cleared at each move, as a new
-/// searcher's are fresh; allocating them per move cost more than the clearing).
+/// searcher's are fresh; allocating them per move cost more than the clearing; with
+/// `keep_histories`, at each game).
 pub struct Player {
     tt: TranspositionTable,
     /// The searcher's thread data (cleared before each move).
@@ -67,6 +72,8 @@ impl Player {
     pub fn play_game(&mut self, seed: u64, index: u64, settings: &Settings) -> GameRecord {
         let mut rng = Rng::new(seed, index);
         self.tt.clear();
+        // Kept histories must not carry the last game's (or the opening draws') moves.
+        self.thread.clear();
         let start = loop {
             if let Some(pos) = random_opening(&mut rng, settings.chess960)
                 && self.search(&Board::new(pos.clone()), &[], settings).1.abs() <= OPENING_MAX_SCORE
@@ -74,6 +81,7 @@ impl Player {
                 break pos;
             }
         };
+        self.thread.clear();
 
         // Taken for the game (`search` borrows `self`), given back at the end.
         let mut keys = std::mem::take(&mut self.keys);
@@ -141,7 +149,8 @@ impl Player {
     }
 
     /// The best move and its score (side to move's view) at the settings' node limits,
-    /// by a searcher with fresh tables (the player's, cleared).
+    /// by a searcher with fresh tables (the player's, cleared), or with the game's
+    /// histories under `keep_histories`.
     fn search(
         &mut self,
         board: &Board,
@@ -154,7 +163,11 @@ impl Player {
             soft_nodes: Some(settings.soft_nodes),
             ..Limits::default()
         };
-        self.thread.clear();
+        if settings.keep_histories {
+            self.thread.clear_but_histories();
+        } else {
+            self.thread.clear();
+        }
         let shared = SharedContext::alone(&self.tt, &control);
         let config = SearchConfig::default();
         let mut searcher = Searcher::new(shared, &mut self.thread, config, limits, 0);
@@ -222,6 +235,7 @@ mod tests {
         soft_nodes: 300,
         hard_nodes: 2000,
         chess960: false,
+        keep_histories: false,
     };
 
     #[test]
@@ -240,6 +254,26 @@ mod tests {
         // The recorded start is 8 or 9 plies in: Black or White to move.
         let fullmoves = a.start.fullmoves().get();
         assert_eq!(fullmoves, 5, "8 plies: White to move, 9: Black");
+    }
+
+    #[test]
+    fn kept_histories_stay_within_a_game() {
+        let keep = Settings {
+            keep_histories: true,
+            ..FAST
+        };
+        let mut player = Player::new(1).unwrap();
+        let a = player.play_game(11, 0, &keep);
+        a.samples().expect("every move legal");
+        // The game after another one is the same game: nothing crosses a game's start.
+        player.play_game(11, 1, &keep);
+        assert_eq!(player.play_game(11, 0, &keep), a);
+        assert_eq!(Player::new(1).unwrap().play_game(11, 0, &keep), a);
+        // And the histories do live through it: some move or score differs from fresh
+        // tables at every move (from the same opening: the opening draws are alike).
+        let fresh = player.play_game(11, 0, &FAST);
+        assert_eq!(fresh.start, a.start);
+        assert_ne!(fresh.plies, a.plies);
     }
 
     #[test]
