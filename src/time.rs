@@ -108,6 +108,31 @@ impl Scaling {
         (1.0 + self.score_drop_per_cp * score_drop as f64)
             .clamp(SCORE_FACTOR_MIN, self.score_factor_max)
     }
+
+    /// What the soft limit is multiplied by after an iteration that went as `progress`
+    /// says: stability times score drop times effort.
+    fn factor(&self, progress: &Progress) -> f64 {
+        let stability = self.stability_base
+            - self.stability_step * progress.stable_iterations.min(STABILITY_MAX) as f64;
+        let score = self.score(progress.score_drop);
+        let effort = (self.effort_offset + self.effort_weight * (1.0 - progress.best_move_effort))
+            .clamp(EFFORT_FACTOR_MIN, EFFORT_FACTOR_MAX);
+        stability * score * effort
+    }
+}
+
+/// The soft node limit `soft_nodes` scaled as a clock's soft limit is after an iteration
+/// that went as `progress` says (a settled search stops sooner, an unsettled one goes
+/// on), for searches limited by nodes rather than time (self-play's
+/// `--managed-nodes`); never past `hard_nodes`.
+pub fn managed_soft_nodes(
+    soft_nodes: u64,
+    hard_nodes: u64,
+    progress: &Progress,
+    params: &ParamValues,
+) -> u64 {
+    let scaled = soft_nodes as f64 * Scaling::new(params).factor(progress);
+    (scaled as u64).min(hard_nodes)
 }
 
 /// The time plan for one move.
@@ -183,15 +208,8 @@ impl TimeManager {
         if self.fixed_soft {
             return self.optimum;
         }
-        let scaling = &self.scaling;
-        let stability = scaling.stability_base
-            - scaling.stability_step * progress.stable_iterations.min(STABILITY_MAX) as f64;
-        let score = scaling.score(progress.score_drop);
-        let effort = (scaling.effort_offset
-            + scaling.effort_weight * (1.0 - progress.best_move_effort))
-            .clamp(EFFORT_FACTOR_MIN, EFFORT_FACTOR_MAX);
         self.optimum
-            .mul_f64(stability * score * effort)
+            .mul_f64(self.scaling.factor(progress))
             .min(self.hard)
     }
 
@@ -290,6 +308,30 @@ mod tests {
             score_drop: 60,
             best_move_effort: 0.2,
         }
+    }
+
+    #[test]
+    fn a_managed_node_limit_follows_the_search_as_the_clock_does() {
+        for params in time_extremes() {
+            let calm_nodes = managed_soft_nodes(5000, 20000, &calm(), &params);
+            let troubled_nodes = managed_soft_nodes(5000, 20000, &troubled(), &params);
+            assert!(calm_nodes <= troubled_nodes, "{calm_nodes} {troubled_nodes}");
+            assert!(troubled_nodes <= 20000);
+            // The same factors as a timed move's soft limit.
+            let plan = TimeManager::new(&clock(60_000, 0, None), 10, Policy::Adaptive, &params)
+                .expect("a clock");
+            for progress in [calm(), troubled()] {
+                let by_time = plan.soft(&progress).as_secs_f64() / plan.optimum().as_secs_f64();
+                let by_nodes = managed_soft_nodes(1_000_000, u64::MAX, &progress, &params);
+                if plan.soft(&progress) < plan.hard() {
+                    assert!((by_nodes as f64 / 1e6 - by_time).abs() < 1e-3);
+                }
+            }
+        }
+        // With the defaults a settled move stops well before the fixed limit, an
+        // unsettled one goes well past it.
+        assert!(managed_soft_nodes(5000, 20000, &calm(), &DEFAULT) < 3000);
+        assert!(managed_soft_nodes(5000, 20000, &troubled(), &DEFAULT) > 10000);
     }
 
     #[test]

@@ -436,8 +436,16 @@ impl Searcher<'_> {
         {
             return true;
         }
-        if self.limits.soft_nodes.is_some_and(|n| self.nodes >= n) {
-            return true;
+        if let Some(soft) = self.limits.soft_nodes {
+            let limit = if self.limits.managed_soft_nodes {
+                let hard = self.limits.nodes.unwrap_or(u64::MAX);
+                crate::time::managed_soft_nodes(soft, hard, progress, &self.config.params)
+            } else {
+                soft
+            };
+            if self.nodes >= limit {
+                return true;
+            }
         }
         self.soft_time(progress)
             .is_some_and(|soft| self.shared.control.elapsed() >= soft)

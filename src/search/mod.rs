@@ -154,6 +154,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// No new iteration starts once this many nodes are spent (self-play data).
     pub soft_nodes: Option<u64>,
+    /// `soft_nodes` scales after each iteration as a clock's soft limit does (stable
+    /// best move, falling score, effort on the best move), up to `nodes`.
+    pub managed_soft_nodes: bool,
     /// Search for a mate in at most this many moves.
     pub mate: Option<u32>,
     pub clock: Clock,

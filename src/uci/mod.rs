@@ -496,6 +496,7 @@ impl Session {
             depth: p.depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32),
             nodes: p.nodes.map(|n| n.max(1) as u64),
             soft_nodes: None,
+            managed_soft_nodes: false,
             mate: p.mate.map(|m| m.clamp(1, MAX_PLY as i64 / 2) as u32),
             clock: Clock {
                 time_left,

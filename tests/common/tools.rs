@@ -51,6 +51,7 @@ pub fn self_play(dir: &Path, games: u64, threads: usize, seed: u64) {
             hard_nodes: 1000,
             chess960: false,
             keep_histories: false,
+            managed_nodes: false,
         },
     };
     tabas::tools::datagen::generate(&options, "test", "test", false).expect("self-play games");

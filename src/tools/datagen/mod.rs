@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str =
     "usage: tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--hard-nodes N]
-                    [--seed S] [--frc] [--keep-histories]
+                    [--seed S] [--frc] [--keep-histories] [--managed-nodes]
   --games N       games the folder should hold when done (default 1000)
   --threads T     games played at once (default 1)
   --nodes N       soft node limit a move: no new iteration after N nodes (default 5000)
@@ -34,6 +34,8 @@ pub const USAGE: &str =
   --seed S        the run's seed (default 1)
   --frc           start from random Chess960 positions
   --keep-histories  the search's histories live through a game (default: fresh each move)
+  --managed-nodes   the soft limit follows the search as a clock's does: a settled move
+                    stops sooner, an unsettled one goes on (up to --hard-nodes)
   Run again with the same arguments to resume a stopped run.
        tabas dataset DIR [--dump N]   counts of a data folder; --dump prints N positions";
 
@@ -64,6 +66,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut hard = None;
     let mut chess960 = false;
     let mut keep_histories = false;
+    let mut managed_nodes = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -76,6 +79,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--hard-nodes" => hard = Some(whole(flag, value()?, 1..=4_000_000_000)?),
             "--frc" => chess960 = true,
             "--keep-histories" => keep_histories = true,
+            "--managed-nodes" => managed_nodes = true,
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -96,6 +100,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             hard_nodes,
             chess960,
             keep_histories,
+            managed_nodes,
         },
     })
 }
@@ -109,11 +114,11 @@ fn settings_lines(o: &Options) -> Vec<String> {
         format!("hard_nodes: {}", o.settings.hard_nodes),
         format!("chess960: {}", o.settings.chess960),
         histories_line(o.settings.keep_histories),
+        soft_limit_line(o.settings.managed_nodes),
     ]
 }
 
-/// The manifest's line for `keep_histories`. Folders made before the option have no
-/// such line, and were made with fresh histories each move.
+/// The manifest's line for `keep_histories`.
 fn histories_line(keep: bool) -> String {
     let kind = if keep {
         "kept through a game"
@@ -123,10 +128,26 @@ fn histories_line(keep: bool) -> String {
     format!("histories: {kind}")
 }
 
+/// The manifest's line for `managed_nodes`.
+fn soft_limit_line(managed: bool) -> String {
+    let kind = if managed { "managed" } else { "fixed" };
+    format!("soft_limit: {kind}")
+}
+
+/// The settings lines that folders made before their option lack: such a folder was
+/// made with the option off, so it agrees with these lines only.
+fn lines_older_folders_lack() -> [String; 2] {
+    [histories_line(false), soft_limit_line(false)]
+}
+
 /// Whether an existing manifest agrees with one settings line of this run.
 fn manifest_agrees(old: &str, wanted: &str) -> bool {
-    old.lines().any(|l| l == wanted)
-        || (wanted == histories_line(false) && !old.lines().any(|l| l.starts_with("histories:")))
+    if old.lines().any(|l| l == wanted) {
+        return true;
+    }
+    let key = |line: &str| line.split(':').next().unwrap_or_default().to_string();
+    lines_older_folders_lack().contains(&wanted.to_string())
+        && !old.lines().any(|l| key(l) == key(wanted))
 }
 
 /// Games, positions and results of some data.
@@ -533,7 +554,7 @@ mod tests {
     }
 
     #[test]
-    fn keep_histories_is_a_setting_and_older_folders_resume() {
+    fn later_settings_are_kept_in_the_manifest_and_older_folders_resume() {
         let keep = parse_options(&args("--out d --keep-histories")).unwrap();
         assert!(keep.settings.keep_histories);
         let fresh = parse_options(&args("--out d")).unwrap();
@@ -546,7 +567,14 @@ mod tests {
         let kept = format!("{before}{}\n", histories_line(true));
         assert!(manifest_agrees(&kept, &histories_line(true)));
         assert!(!manifest_agrees(&kept, &histories_line(false)));
-        for o in [&keep, &fresh] {
+        // The same for the managed soft limit, which came later still.
+        assert!(manifest_agrees(&kept, &soft_limit_line(false)));
+        assert!(!manifest_agrees(&kept, &soft_limit_line(true)));
+        let managed = parse_options(&args("--out d --managed-nodes")).unwrap();
+        assert!(managed.settings.managed_nodes && !fresh.settings.managed_nodes);
+        let managed_manifest = settings_lines(&managed).join("\n");
+        assert!(!manifest_agrees(&managed_manifest, &soft_limit_line(false)));
+        for o in [&keep, &fresh, &managed] {
             for line in settings_lines(o) {
                 assert!(manifest_agrees(&settings_lines(o).join("\n"), &line));
             }
@@ -570,6 +598,7 @@ mod tests {
                 hard_nodes: 1000,
                 chess960: false,
                 keep_histories: false,
+                managed_nodes: false,
             },
         }
     }

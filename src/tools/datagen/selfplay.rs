@@ -44,6 +44,10 @@ pub struct Settings {
     /// only when it starts, as a game's searches would keep them; otherwise each move
     /// starts from fresh tables.
     pub keep_histories: bool,
+    /// The soft limit scales after each iteration as a clock's would (stable best
+    /// move: sooner; falling score or a contested best move: later), up to the hard
+    /// limit; otherwise it is `soft_nodes` for every move.
+    pub managed_nodes: bool,
 }
 
 /// What one self-play thread keeps for all its games, allocated once: the table
@@ -161,6 +165,7 @@ impl Player {
         let limits = Limits {
             nodes: Some(settings.hard_nodes),
             soft_nodes: Some(settings.soft_nodes),
+            managed_soft_nodes: settings.managed_nodes,
             ..Limits::default()
         };
         if settings.keep_histories {
@@ -236,6 +241,7 @@ mod tests {
         hard_nodes: 2000,
         chess960: false,
         keep_histories: false,
+        managed_nodes: false,
     };
 
     #[test]
@@ -274,6 +280,21 @@ mod tests {
         let fresh = player.play_game(11, 0, &FAST);
         assert_eq!(fresh.start, a.start);
         assert_ne!(fresh.plies, a.plies);
+    }
+
+    #[test]
+    fn a_managed_node_limit_plays_legal_reproducible_other_games() {
+        let managed = Settings {
+            managed_nodes: true,
+            ..FAST
+        };
+        let mut player = Player::new(1).unwrap();
+        let a = player.play_game(11, 0, &managed);
+        a.samples().expect("every move legal");
+        assert_eq!(Player::new(1).unwrap().play_game(11, 0, &managed), a);
+        let fixed = player.play_game(11, 0, &FAST);
+        assert_eq!(fixed.start, a.start);
+        assert_ne!(fixed.plies, a.plies);
     }
 
     #[test]

@@ -359,6 +359,7 @@ mod tests {
             hard_nodes: 600,
             chess960: false,
             keep_histories: false,
+            managed_nodes: false,
         };
         let mut player = Player::new(1).unwrap();
         let games: Vec<_> = (0..24).map(|g| player.play_game(5, g, &settings)).collect();
