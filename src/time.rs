@@ -315,7 +315,10 @@ mod tests {
         for params in time_extremes() {
             let calm_nodes = managed_soft_nodes(5000, 20000, &calm(), &params);
             let troubled_nodes = managed_soft_nodes(5000, 20000, &troubled(), &params);
-            assert!(calm_nodes <= troubled_nodes, "{calm_nodes} {troubled_nodes}");
+            assert!(
+                calm_nodes <= troubled_nodes,
+                "{calm_nodes} {troubled_nodes}"
+            );
             assert!(troubled_nodes <= 20000);
             // The same factors as a timed move's soft limit.
             let plan = TimeManager::new(&clock(60_000, 0, None), 10, Policy::Adaptive, &params)
