@@ -262,39 +262,36 @@ mod tests {
         assert_eq!(fullmoves, 5, "8 plies: White to move, 9: Black");
     }
 
-    #[test]
-    fn kept_histories_stay_within_a_game() {
-        let keep = Settings {
-            keep_histories: true,
-            ..FAST
-        };
+    /// Game 0 of seed 11 under `settings`: legal; the same after another game and from
+    /// a new player (nothing crosses a game's start); from the same opening as under
+    /// the defaults (the opening draws search with fresh tables and the fixed limit),
+    /// but not the same game, so the setting does act.
+    fn plays_its_own_reproducible_games(settings: &Settings) {
         let mut player = Player::new(1).unwrap();
-        let a = player.play_game(11, 0, &keep);
+        let a = player.play_game(11, 0, settings);
         a.samples().expect("every move legal");
-        // The game after another one is the same game: nothing crosses a game's start.
-        player.play_game(11, 1, &keep);
-        assert_eq!(player.play_game(11, 0, &keep), a);
-        assert_eq!(Player::new(1).unwrap().play_game(11, 0, &keep), a);
-        // And the histories do live through it: some move or score differs from fresh
-        // tables at every move (from the same opening: the opening draws are alike).
-        let fresh = player.play_game(11, 0, &FAST);
-        assert_eq!(fresh.start, a.start);
-        assert_ne!(fresh.plies, a.plies);
+        player.play_game(11, 1, settings);
+        assert_eq!(player.play_game(11, 0, settings), a);
+        assert_eq!(Player::new(1).unwrap().play_game(11, 0, settings), a);
+        let defaults = player.play_game(11, 0, &FAST);
+        assert_eq!(defaults.start, a.start);
+        assert_ne!(defaults.plies, a.plies);
     }
 
     #[test]
-    fn a_managed_node_limit_plays_legal_reproducible_other_games() {
-        let managed = Settings {
+    fn kept_histories_stay_within_a_game() {
+        plays_its_own_reproducible_games(&Settings {
+            keep_histories: true,
+            ..FAST
+        });
+    }
+
+    #[test]
+    fn a_managed_node_limit_plays_other_games() {
+        plays_its_own_reproducible_games(&Settings {
             managed_nodes: true,
             ..FAST
-        };
-        let mut player = Player::new(1).unwrap();
-        let a = player.play_game(11, 0, &managed);
-        a.samples().expect("every move legal");
-        assert_eq!(Player::new(1).unwrap().play_game(11, 0, &managed), a);
-        let fixed = player.play_game(11, 0, &FAST);
-        assert_eq!(fixed.start, a.start);
-        assert_ne!(fixed.plies, a.plies);
+        });
     }
 
     #[test]
