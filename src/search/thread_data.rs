@@ -72,8 +72,9 @@ impl Default for ThreadData {
 
 impl ThreadData {
     /// Forgets everything the last search learned: the state becomes equal to a fresh
-    /// one, but in the memory it has (nothing is allocated). Every search starts from
-    /// here today; keeping histories from one search to the next is a later option.
+    /// one, but in the memory it has (nothing is allocated). Every `go` starts from
+    /// here; only self-play's `--keep-histories` keeps them through a game
+    /// (`clear_but_histories`).
     pub fn clear(&mut self) {
         self.clear_but_histories();
         self.history.clear();

@@ -145,8 +145,8 @@ fn manifest_agrees(old: &str, wanted: &str) -> bool {
     if old.lines().any(|l| l == wanted) {
         return true;
     }
-    let key = |line: &str| line.split(':').next().unwrap_or_default().to_string();
-    lines_older_folders_lack().contains(&wanted.to_string())
+    let key = |line: &str| line.split_once(':').map(|(k, _)| k.to_owned());
+    lines_older_folders_lack().iter().any(|l| l == wanted)
         && !old.lines().any(|l| key(l) == key(wanted))
 }
 

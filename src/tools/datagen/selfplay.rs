@@ -76,7 +76,8 @@ impl Player {
     pub fn play_game(&mut self, seed: u64, index: u64, settings: &Settings) -> GameRecord {
         let mut rng = Rng::new(seed, index);
         self.tt.clear();
-        // Kept histories must not carry the last game's (or the opening draws') moves.
+        // Under `keep_histories` the opening draws search as the game's moves do: they
+        // must not see the last game's histories, nor the game theirs (the clear below).
         self.thread.clear();
         let start = loop {
             if let Some(pos) = random_opening(&mut rng, settings.chess960)
