@@ -649,6 +649,41 @@ fn node_depth_and_movetime_limits_return_promptly() {
     e.quit();
 }
 
+/// `Debug_DatagenNodes` (a `--dev` option) reads `go nodes N` as `tabas datagen --nodes N`
+/// does, so that a match can play datagen's searches: by default at most N nodes; `soft`
+/// finishes the iteration that passes N (at most 4 N); `managed` scales that soft limit
+/// as a clock's (at most 4 N). The last iteration's line shows the nodes spent.
+#[test]
+fn datagen_nodes_reads_go_nodes_as_datagen_does() {
+    let mut e = ready_engine();
+    let pos = set_position(&mut e, None, &["e2e4", "e7e5", "g1f3"]);
+    for (mode, fewest, most) in [
+        ("hard", 1, 3000),
+        ("soft", 3001, 12000),
+        ("managed", 1, 12000),
+    ] {
+        e.send(&format!("setoption name Debug_DatagenNodes value {mode}"));
+        let r = e.go_checked("go nodes 3000", &pos, STD, PROMPT);
+        let nodes = r
+            .infos
+            .iter()
+            .rev()
+            .filter(|l| l.starts_with("info depth"))
+            .find_map(|l| check_info(&e, &pos, l, STD).nodes);
+        match nodes {
+            Some(n) if (fewest..=most).contains(&n) => {}
+            other => e.fail(&format!(
+                "{mode}: go nodes 3000 spent {other:?} nodes, not {fewest}..={most}"
+            )),
+        }
+    }
+    let error = expect_error(&mut e, "setoption name Debug_DatagenNodes value fixed");
+    if !error.contains("hard, soft, managed") {
+        e.fail(&format!("an unknown mode answered {error:?}"));
+    }
+    e.quit();
+}
+
 #[test]
 fn clock_of_the_side_to_move_is_used() {
     let mut e = ready_engine();

@@ -147,6 +147,54 @@ switches! {
     adaptive_time => "Debug_TimeManager",
 }
 
+/// A soft node limit's hard limit unless told otherwise: `tabas datagen`'s
+/// `--hard-nodes` default and `Debug_DatagenNodes`'s.
+pub const HARD_NODES_PER_SOFT: u64 = 4;
+
+/// How `go nodes N` is read (`Debug_DatagenNodes`, for matches of datagen's searches).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NodesMode {
+    /// The UCI meaning: at most N nodes (the default).
+    #[default]
+    Hard,
+    /// As `tabas datagen --nodes N` reads it: no new iteration after N nodes, at most
+    /// `HARD_NODES_PER_SOFT` × N.
+    Soft,
+    /// As `tabas datagen --nodes N --managed-nodes` reads it: the soft limit scaled after
+    /// each iteration as a clock's soft limit is.
+    Managed,
+}
+
+impl NodesMode {
+    pub const ALL: [NodesMode; 3] = [NodesMode::Hard, NodesMode::Soft, NodesMode::Managed];
+
+    /// The option's value naming this mode.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodesMode::Hard => "hard",
+            NodesMode::Soft => "soft",
+            NodesMode::Managed => "managed",
+        }
+    }
+
+    /// The mode named `name`, case-insensitively.
+    pub fn from_name(name: &str) -> Option<NodesMode> {
+        NodesMode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(name))
+    }
+
+    /// `limits` with its node count `nodes` read in this mode: (hard, soft, managed).
+    pub fn apply(self, limits: &mut Limits, nodes: u64) {
+        limits.nodes = Some(match self {
+            NodesMode::Hard => nodes,
+            NodesMode::Soft | NodesMode::Managed => nodes.saturating_mul(HARD_NODES_PER_SOFT),
+        });
+        limits.soft_nodes = (self != NodesMode::Hard).then_some(nodes);
+        limits.managed_soft_nodes = self == NodesMode::Managed;
+    }
+}
+
 /// What `go` asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -569,6 +617,38 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Debug_DatagenNodes`: `go nodes N` as UCI means it, or as `tabas datagen --nodes N`
+    /// (soft N, hard 4 N) and `--managed-nodes` read it.
+    #[test]
+    fn nodes_modes_read_a_node_count_as_datagen_does() {
+        let read = |mode: NodesMode, n: u64| {
+            let mut limits = Limits::default();
+            mode.apply(&mut limits, n);
+            (limits.nodes, limits.soft_nodes, limits.managed_soft_nodes)
+        };
+        assert_eq!(read(NodesMode::Hard, 5000), (Some(5000), None, false));
+        assert_eq!(
+            read(NodesMode::Soft, 5000),
+            (Some(20000), Some(5000), false)
+        );
+        assert_eq!(
+            read(NodesMode::Managed, 5000),
+            (Some(20000), Some(5000), true)
+        );
+        assert_eq!(
+            read(NodesMode::Soft, u64::MAX),
+            (Some(u64::MAX), Some(u64::MAX), false)
+        );
+        for mode in NodesMode::ALL {
+            assert_eq!(
+                NodesMode::from_name(&mode.name().to_uppercase()),
+                Some(mode)
+            );
+        }
+        assert_eq!(NodesMode::from_name("fixed"), None);
+        assert_eq!(NodesMode::default(), NodesMode::Hard);
+    }
     use crate::bench;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;

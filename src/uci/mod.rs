@@ -492,9 +492,9 @@ impl Session {
                 Err(e) => send_error(format!("searchmoves '{text}': {e}; ignored")),
             }
         }
-        Limits {
+        let mut limits = Limits {
             depth: p.depth.map(|d| d.clamp(1, MAX_DEPTH as i64) as i32),
-            nodes: p.nodes.map(|n| n.max(1) as u64),
+            nodes: None,
             soft_nodes: None,
             managed_soft_nodes: false,
             mate: p.mate.map(|m| m.clamp(1, MAX_PLY as i64 / 2) as u32),
@@ -509,7 +509,11 @@ impl Session {
             searchmoves,
             multipv: self.options.multipv,
             strength,
+        };
+        if let Some(n) = p.nodes {
+            self.options.nodes_mode.apply(&mut limits, n.max(1) as u64);
         }
+        limits
     }
 
     /// Like a `go`, a `go perft` or `bench` ends whatever runs before it starts.

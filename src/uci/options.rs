@@ -10,7 +10,7 @@
 use super::opponent::{self, Opponent};
 use super::words::{UciError, parse_number};
 use crate::search::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, SKILL_MAX, skill_level_elo};
-use crate::search::{SWITCH_OPTIONS, SearchConfig};
+use crate::search::{NodesMode, SWITCH_OPTIONS, SearchConfig};
 use crate::tablebase::{self, EMPTY_PATH, TbConfig};
 
 pub const HASH_DEFAULT_MB: i64 = crate::tt::DEFAULT_MB as i64;
@@ -61,6 +61,9 @@ pub struct Options {
     /// `Strength Seed` (not listed): seeds a limited strength's choices, so that a
     /// test replays the same moves; 0, the default: a seed of the process's own.
     pub strength_seed: u64,
+    /// `Debug_DatagenNodes` (not listed but with `--dev`): how `go nodes N` is read, so
+    /// that a match can play `tabas datagen`'s searches against each other.
+    pub nodes_mode: NodesMode,
 }
 
 impl Default for Options {
@@ -82,6 +85,7 @@ impl Default for Options {
             analyse_mode: false,
             opponent: None,
             strength_seed: 0,
+            nodes_mode: NodesMode::Hard,
         }
     }
 }
@@ -149,6 +153,10 @@ pub const STRENGTH_SEED: &str = "Strength Seed";
 /// The name of the option that opens the debug log (see `debug_log`).
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 
+/// The name of the option that reads `go nodes N` as `tabas datagen --nodes N` does
+/// (`NodesMode`; not listed but with `--dev`).
+pub const DATAGEN_NODES: &str = "Debug_DatagenNodes";
+
 /// The file a `Debug Log File` value names; `None`: no log (empty, `<empty>`, no value).
 pub fn debug_log_path(value: Option<&str>) -> Option<String> {
     value
@@ -203,6 +211,15 @@ pub fn declarations(dev: bool) -> Vec<String> {
         lines.push(format!(
             "option name {STRENGTH_SEED} type spin default 0 min 0 max {}",
             i64::MAX
+        ));
+        let vars: Vec<String> = NodesMode::ALL
+            .iter()
+            .map(|m| format!("var {}", m.name()))
+            .collect();
+        lines.push(format!(
+            "option name {DATAGEN_NODES} type combo default {} {}",
+            NodesMode::Hard.name(),
+            vars.join(" ")
         ));
     }
     #[cfg(feature = "tuning")]
@@ -325,6 +342,17 @@ impl Options {
                 self.opponent = opponent::parse(value)?;
                 Ok(OptionEffect::Opponent)
             }
+            _ if key.eq_ignore_ascii_case(DATAGEN_NODES) => {
+                let v = value.unwrap_or_default();
+                self.nodes_mode = NodesMode::from_name(v).ok_or_else(|| {
+                    let names: Vec<&str> = NodesMode::ALL.iter().map(|m| m.name()).collect();
+                    UciError(format!(
+                        "option '{name}': '{v}' is not one of {}",
+                        names.join(", ")
+                    ))
+                })?;
+                Ok(OptionEffect::None)
+            }
             _ if key.eq_ignore_ascii_case(STRENGTH_SEED) => {
                 self.strength_seed = spin(value, name, 0, i64::MAX)? as u64;
                 Ok(OptionEffect::None)
@@ -400,6 +428,8 @@ mod tests {
         assert!(o.set("UCI_AnalyseMode", Some("yes")).is_err());
         assert!(o.set("UCI_Opponent", Some("GM lots human X")).is_err());
         assert!(o.set("Strength Seed", Some("-1")).is_err());
+        assert!(o.set("Debug_DatagenNodes", Some("sometimes")).is_err());
+        assert!(o.set("Debug_DatagenNodes", None).is_err());
         assert_eq!(o, before);
     }
 
@@ -600,6 +630,10 @@ mod tests {
                 min
             } else if line.contains("type check") {
                 Some("false")
+            } else if line.contains("type combo") {
+                line.split(" default ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
             } else {
                 None
             };

@@ -84,7 +84,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
         }
     }
     let out = out.ok_or("--out DIR is required")?;
-    let hard_nodes = hard.unwrap_or(soft.saturating_mul(4));
+    let hard_nodes = hard.unwrap_or(soft.saturating_mul(crate::search::HARD_NODES_PER_SOFT));
     if hard_nodes < soft {
         return Err(format!(
             "--hard-nodes ({hard_nodes}) must be at least --nodes ({soft})"
