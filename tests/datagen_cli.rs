@@ -34,7 +34,13 @@ fn datagen_writes_games_that_dataset_reads_back() {
     assert!(stderr.contains("done, 3 games"), "{stderr}");
 
     let manifest = std::fs::read_to_string(dir.join("manifest.txt")).unwrap();
-    for line in ["seed: 9", "nodes: 300", "games: 3", "complete: true"] {
+    for line in [
+        "seed: 9",
+        "nodes: 300",
+        "soft_limit: managed",
+        "games: 3",
+        "complete: true",
+    ] {
         assert!(manifest.lines().any(|l| l == line), "{line} in {manifest}");
     }
     assert!(manifest.contains("command: tabas datagen --out"));

@@ -1,7 +1,7 @@
 //! `tabas datagen`: self-play games for training the evaluation, from Tabas's own
 //! search only (`tabas tune` reads them). `tabas dataset`: what a data folder holds.
 //!
-//! * `selfplay.rs`: one game (random opening, fixed nodes a move, adjudication);
+//! * `selfplay.rs`: one game (random opening, a node budget a move, adjudication);
 //! * `format.rs`: the compact file format (games as moves and scores);
 //! * the seeded generator behind the openings is the crate's `rng`.
 //!
@@ -26,16 +26,19 @@ use std::time::{Duration, Instant};
 
 pub const USAGE: &str =
     "usage: tabas datagen --out DIR [--games N] [--threads T] [--nodes N] [--hard-nodes N]
-                    [--seed S] [--frc] [--keep-histories] [--managed-nodes]
+                    [--seed S] [--frc] [--keep-histories] [--fixed-nodes]
   --games N       games the folder should hold when done (default 1000)
   --threads T     games played at once (default 1)
-  --nodes N       soft node limit a move: no new iteration after N nodes (default 5000)
+  --nodes N       soft node limit a move (default 5000), managed as a clock's soft limit
+                  is: scaled after each iteration, so a settled move stops sooner and an
+                  unsettled one goes on
   --hard-nodes N  hard node limit a move (default 4 x --nodes)
   --seed S        the run's seed (default 1)
   --frc           start from random Chess960 positions
   --keep-histories  the search's histories live through a game (default: fresh each move)
-  --managed-nodes   the soft limit follows the search as a clock's does: a settled move
-                    stops sooner, an unsettled one goes on (up to --hard-nodes)
+  --fixed-nodes     no new iteration after --nodes nodes, whatever the search says (the
+                    only soft limit of folders made before the managed one became the
+                    default; --managed-nodes, the default, is still accepted)
   Run again with the same arguments to resume a stopped run.
        tabas dataset DIR [--dump N]   counts of a data folder; --dump prints N positions";
 
@@ -66,7 +69,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut hard = None;
     let mut chess960 = false;
     let mut keep_histories = false;
-    let mut managed_nodes = false;
+    let mut managed_nodes = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -79,7 +82,13 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--hard-nodes" => hard = Some(whole(flag, value()?, 1..=4_000_000_000)?),
             "--frc" => chess960 = true,
             "--keep-histories" => keep_histories = true,
-            "--managed-nodes" => managed_nodes = true,
+            "--managed-nodes" | "--fixed-nodes" => {
+                let managed = flag == "--managed-nodes";
+                if managed_nodes == Some(!managed) {
+                    return Err("--fixed-nodes and --managed-nodes contradict each other".into());
+                }
+                managed_nodes = Some(managed);
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -100,7 +109,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             hard_nodes,
             chess960,
             keep_histories,
-            managed_nodes,
+            managed_nodes: managed_nodes.unwrap_or(true),
         },
     })
 }
@@ -534,6 +543,10 @@ mod tests {
         assert_eq!(o.settings.hard_nodes, 3200);
         assert!(!o.settings.chess960);
         assert!(
+            o.settings.managed_nodes,
+            "the soft limit is managed by default"
+        );
+        assert!(
             parse_options(&args("--out d --frc"))
                 .unwrap()
                 .settings
@@ -548,6 +561,7 @@ mod tests {
             "--out d --nodes 100 --hard-nodes 50",
             "--out d --what",
             "--out",
+            "--out d --fixed-nodes --managed-nodes",
         ] {
             assert!(parse_options(&args(bad)).is_err(), "{bad}");
         }
@@ -570,11 +584,23 @@ mod tests {
         // The same for the managed soft limit, which came later still.
         assert!(manifest_agrees(&kept, &soft_limit_line(false)));
         assert!(!manifest_agrees(&kept, &soft_limit_line(true)));
+        // Managed by default now, fixed on request; a folder made before either line
+        // was fixed, so it resumes with --fixed-nodes only.
+        let fixed = parse_options(&args("--out d --fixed-nodes")).unwrap();
         let managed = parse_options(&args("--out d --managed-nodes")).unwrap();
-        assert!(managed.settings.managed_nodes && !fresh.settings.managed_nodes);
+        assert!(managed.settings.managed_nodes && fresh.settings.managed_nodes);
+        assert!(!fixed.settings.managed_nodes);
+        assert!(manifest_agrees(
+            before,
+            &soft_limit_line(fixed.settings.managed_nodes)
+        ));
+        assert!(!manifest_agrees(
+            before,
+            &soft_limit_line(fresh.settings.managed_nodes)
+        ));
         let managed_manifest = settings_lines(&managed).join("\n");
         assert!(!manifest_agrees(&managed_manifest, &soft_limit_line(false)));
-        for o in [&keep, &fresh, &managed] {
+        for o in [&keep, &fresh, &managed, &fixed] {
             for line in settings_lines(o) {
                 assert!(manifest_agrees(&settings_lines(o).join("\n"), &line));
             }
