@@ -184,7 +184,8 @@ impl NodesMode {
             .find(|m| m.name().eq_ignore_ascii_case(name))
     }
 
-    /// `limits` with its node count `nodes` read in this mode: (hard, soft, managed).
+    /// Sets `limits`' node limits (hard, soft, managed or not) for `go nodes N` read in
+    /// this mode.
     pub fn apply(self, limits: &mut Limits, nodes: u64) {
         limits.nodes = Some(match self {
             NodesMode::Hard => nodes,
@@ -617,38 +618,6 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `Debug_DatagenNodes`: `go nodes N` as UCI means it, or as `tabas datagen --nodes N`
-    /// (soft N, hard 4 N) and `--managed-nodes` read it.
-    #[test]
-    fn nodes_modes_read_a_node_count_as_datagen_does() {
-        let read = |mode: NodesMode, n: u64| {
-            let mut limits = Limits::default();
-            mode.apply(&mut limits, n);
-            (limits.nodes, limits.soft_nodes, limits.managed_soft_nodes)
-        };
-        assert_eq!(read(NodesMode::Hard, 5000), (Some(5000), None, false));
-        assert_eq!(
-            read(NodesMode::Soft, 5000),
-            (Some(20000), Some(5000), false)
-        );
-        assert_eq!(
-            read(NodesMode::Managed, 5000),
-            (Some(20000), Some(5000), true)
-        );
-        assert_eq!(
-            read(NodesMode::Soft, u64::MAX),
-            (Some(u64::MAX), Some(u64::MAX), false)
-        );
-        for mode in NodesMode::ALL {
-            assert_eq!(
-                NodesMode::from_name(&mode.name().to_uppercase()),
-                Some(mode)
-            );
-        }
-        assert_eq!(NodesMode::from_name("fixed"), None);
-        assert_eq!(NodesMode::default(), NodesMode::Hard);
-    }
     use crate::bench;
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
@@ -718,5 +687,37 @@ mod tests {
         // Even a plain ordering makes most cutoffs with its first move.
         assert!(last.first_move_percent().unwrap() > 50.0);
         assert_eq!(Cutoffs::default().first_move_percent(), None);
+    }
+
+    /// `Debug_DatagenNodes`: `go nodes N` as UCI means it, or as `tabas datagen --nodes N`
+    /// (soft N, hard 4 N) and `--managed-nodes` read it.
+    #[test]
+    fn nodes_modes_read_a_node_count_as_datagen_does() {
+        let read = |mode: NodesMode, n: u64| {
+            let mut limits = Limits::default();
+            mode.apply(&mut limits, n);
+            (limits.nodes, limits.soft_nodes, limits.managed_soft_nodes)
+        };
+        assert_eq!(read(NodesMode::Hard, 5000), (Some(5000), None, false));
+        assert_eq!(
+            read(NodesMode::Soft, 5000),
+            (Some(20000), Some(5000), false)
+        );
+        assert_eq!(
+            read(NodesMode::Managed, 5000),
+            (Some(20000), Some(5000), true)
+        );
+        assert_eq!(
+            read(NodesMode::Soft, u64::MAX),
+            (Some(u64::MAX), Some(u64::MAX), false)
+        );
+        for mode in NodesMode::ALL {
+            assert_eq!(
+                NodesMode::from_name(&mode.name().to_uppercase()),
+                Some(mode)
+            );
+        }
+        assert_eq!(NodesMode::from_name("fixed"), None);
+        assert_eq!(NodesMode::default(), NodesMode::Hard);
     }
 }
