@@ -88,11 +88,13 @@ const DEFAULT_BUCKETS: usize = 8;
 /// Without `--epochs`, the epochs show the net this many positions in all (within
 /// `AUTO_EPOCHS`): a budget of optimizer steps rather than of passes, so that more data
 /// means fewer passes over it. On 4.3 M quiet positions the validation loss was
-/// 0.002409 after 12 epochs, 0.002388 after 24 and 0.002377 after 40 (172 M seen);
-/// the shipped nets `2ce9db82` and `d483acc6` were trained 40 epochs on 4.3 and 4.8 M
-/// (docs/network/default-net.md). Measured only up to 5 M positions: remeasure
-/// (e.g. half and twice the budget) when the data grows several-fold.
-const POSITIONS_SEEN: usize = 200_000_000;
+/// 0.002409 after 12 epochs, 0.002388 after 24 and 0.002377 after 40 (172 M seen).
+/// On 12.5 M positions (15.0 M with the mirror images) it was 0.003800 after 14
+/// epochs (the 200 M budget this replaced), 0.003770 after 28 and 0.003746 after 40
+/// (600 M); on 30 M, 10 epochs beat that budget's 6 by 0.9 %
+/// (docs/network/default-net.md, "At 12.5 M positions"). Remeasure (e.g. half and
+/// twice the budget) when the data grows several-fold.
+const POSITIONS_SEEN: usize = 600_000_000;
 /// Epochs without `--epochs`: at least 4 (so that the low-rate quarter exists), at
 /// most 40 (no run measured more).
 const AUTO_EPOCHS: std::ops::RangeInclusive<usize> = 4..=40;
@@ -703,10 +705,10 @@ pub(crate) mod tests {
     #[test]
     fn without_epochs_more_data_gets_fewer_passes() {
         let auto = Settings::default();
-        assert_eq!(auto.epochs_for(5_000_000), 40);
+        assert_eq!(auto.epochs_for(15_000_000), 40);
         assert_eq!(auto.epochs_for(4_000_000), 40, "at most 40");
-        assert_eq!(auto.epochs_for(30_000_000), 7, "200 M / 30 M, rounded up");
-        assert_eq!(auto.epochs_for(100_000_000), 4, "at least 4");
+        assert_eq!(auto.epochs_for(35_000_000), 18, "600 M / 35 M, rounded up");
+        assert_eq!(auto.epochs_for(300_000_000), 4, "at least 4");
         assert_eq!(auto.epochs_for(0), 40);
         let given = Settings {
             epochs: Some(12),

@@ -31,7 +31,7 @@ pub const USAGE: &str =
   --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 256)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
   --epochs E          passes over the training positions (default: as many as show
-                      the net 200 M positions, 4..=40); for the last quarter of them
+                      the net 600 M positions, 4..=40); for the last quarter of them
                       the output weights stay fixed on the net file's grid (exact in
                       the file)
   --schedule S        the learning rate's course: step (default: cut by 10 for the last
