@@ -89,9 +89,9 @@ const DEFAULT_BUCKETS: usize = 8;
 /// `AUTO_EPOCHS`): a budget of optimizer steps rather than of passes, so that more data
 /// means fewer passes over it. On 4.3 M quiet positions the validation loss was
 /// 0.002409 after 12 epochs, 0.002388 after 24 and 0.002377 after 40 (172 M seen).
-/// On 12.5 M positions (15.0 M with the mirror images) it was 0.003800 after 14
-/// epochs (the 200 M budget this replaced), 0.003770 after 28 and 0.003746 after 40
-/// (600 M); on 30 M, 10 epochs beat that budget's 6 by 0.9 %
+/// On 12.5 M positions (15.0 M with the mirror images) the file's net had 0.003805
+/// after 14 epochs (the 200 M budget this replaced), 0.003773 after 28 and 0.003750
+/// after 40 (600 M); on 30 M, 10 epochs beat that budget's 6 by 0.9 %
 /// (docs/network/default-net.md, "At 12.5 M positions"). Remeasure (e.g. half and
 /// twice the budget) when the data grows several-fold.
 const POSITIONS_SEEN: usize = 600_000_000;
