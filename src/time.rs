@@ -123,8 +123,8 @@ impl Scaling {
 
 /// The soft node limit `soft_nodes` scaled as a clock's soft limit is after an iteration
 /// that went as `progress` says (a settled search stops sooner, an unsettled one goes
-/// on), for searches limited by nodes rather than time (self-play's
-/// `--managed-nodes`); never past `hard_nodes`.
+/// on), for searches limited by nodes rather than time (self-play's default, unless
+/// `--fixed-nodes`); never past `hard_nodes`.
 pub fn managed_soft_nodes(
     soft_nodes: u64,
     hard_nodes: u64,

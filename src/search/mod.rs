@@ -157,10 +157,10 @@ pub enum NodesMode {
     /// The UCI meaning: at most N nodes (the default).
     #[default]
     Hard,
-    /// As `tabas datagen --nodes N` reads it: no new iteration after N nodes, at most
-    /// `HARD_NODES_PER_SOFT` × N.
+    /// As `tabas datagen --nodes N --fixed-nodes` reads it: no new iteration after N
+    /// nodes, at most `HARD_NODES_PER_SOFT` × N.
     Soft,
-    /// As `tabas datagen --nodes N --managed-nodes` reads it: the soft limit scaled after
+    /// As `tabas datagen --nodes N` reads it (its default): the soft limit scaled after
     /// each iteration as a clock's soft limit is.
     Managed,
 }
@@ -690,7 +690,7 @@ mod tests {
     }
 
     /// `Debug_DatagenNodes`: `go nodes N` as UCI means it, or as `tabas datagen --nodes N`
-    /// (soft N, hard 4 N) and `--managed-nodes` read it.
+    /// reads it with `--fixed-nodes` (soft N, hard 4 N) and by default (managed).
     #[test]
     fn nodes_modes_read_a_node_count_as_datagen_does() {
         let read = |mode: NodesMode, n: u64| {

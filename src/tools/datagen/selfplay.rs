@@ -1,5 +1,5 @@
-//! One self-play game: a random opening, then Tabas against itself at a fixed number
-//! of nodes a move, every position recorded with its score. A game depends only on
+//! One self-play game: a random opening, then Tabas against itself within a node
+//! budget a move, every position recorded with its score. A game depends only on
 //! the run's seed, its own number and the settings, never on timing or threads (nor
 //! on the games a `Player` played before: its table and searcher start afresh).
 
