@@ -8,6 +8,7 @@
 //! integers (see `quant`).
 
 use super::net::{FloatNet, Gradient};
+use super::wide::wide_fn;
 
 /// Decay of the running mean of the gradient.
 const BETA1: f64 = 0.9;
@@ -74,6 +75,11 @@ impl AdamW {
     /// Moves `net` one step down `gradient` at learning rate `rate`, shrinking the
     /// weights (not the biases) by `rate × decay` of themselves.
     pub fn step(&mut self, net: &mut FloatNet, gradient: &Gradient, rate: f32, decay: f32) {
+        adamw_step(self, net, gradient, rate, decay)
+    }
+
+    #[inline(always)]
+    fn step_here(&mut self, net: &mut FloatNet, gradient: &Gradient, rate: f32, decay: f32) {
         self.steps += 1;
         let s = Step {
             rate,
@@ -97,7 +103,19 @@ impl AdamW {
     }
 }
 
+wide_fn!(
+    /// [`AdamW::step`].
+    fn adamw_step(
+        adam: &mut AdamW,
+        net: &mut FloatNet,
+        gradient: &Gradient,
+        rate: f32,
+        decay: f32,
+    ) = AdamW::step_here
+);
+
 /// One AdamW step of one tensor, clipped to ±`clip`.
+#[inline(always)]
 fn update(params: &mut [f32], grad: &[f32], m: &mut Moments, s: Step, decay: f32, clip: f32) {
     let (b1, b2) = (BETA1 as f32, BETA2 as f32);
     for (((p, &g), mean), square) in params
@@ -151,5 +169,36 @@ mod tests {
         adam.step(&mut net, &g, 0.1, 0.5);
         assert_eq!(net.v, v);
         assert!(net.c0[0] < c0);
+    }
+
+    #[test]
+    fn the_avx2_copy_steps_to_the_same_bits() {
+        use crate::tools::train::net::tests::{avx2, bits};
+        if !avx2() {
+            return;
+        }
+        let net = FloatNet::new(64, 8, 3);
+        let (mut wide_net, mut plain_net) = (net.clone(), net.clone());
+        let (mut wide, mut plain) = (AdamW::new(&net), AdamW::new(&net));
+        let mut g = Gradient::new(64, 8);
+        for step in 0..5 {
+            // A gradient of every sign and size, changing from step to step.
+            for (i, x) in g.w.iter_mut().chain(&mut g.b).chain(&mut g.v).enumerate() {
+                *x = ((i * 7919 + step * 104_729) % 2001) as f32 / 1000.0 - 1.0;
+            }
+            // `step` runs the AVX2 copy on this CPU; `step_here`, inlined into this
+            // test, the portable code.
+            wide.step(&mut wide_net, &g, 0.01, 0.1);
+            plain.step_here(&mut plain_net, &g, 0.01, 0.1);
+        }
+        assert_ne!(bits(&wide_net.w), bits(&net.w));
+        for (w, p) in [
+            (&wide_net.w, &plain_net.w),
+            (&wide_net.b, &plain_net.b),
+            (&wide_net.v, &plain_net.v),
+            (&wide_net.c0, &plain_net.c0),
+        ] {
+            assert_eq!(bits(w), bits(p));
+        }
     }
 }

@@ -11,12 +11,14 @@
 //!   integers;
 //! * `quant.rs`: the net file (the contract with the engine) and a reference of
 //!   the engine's integer evaluation;
-//! * `options.rs`: the command line (usage text, parsing into [`Options`]).
+//! * `options.rs`: the command line (usage text, parsing into [`Options`]);
+//! * `wide.rs`: the hot loops compiled a second time for AVX2, run where the CPU
+//!   has it (the same arithmetic, so the same net).
 //!
 //! The loss is the squared difference between `sigmoid(eval / 400)` and a target
 //! mixing the game's result and the search's score, as in `tabas tune`. Given the
 //! data, the seed and the settings, a run is reproducible to the bit whatever the
-//! number of threads.
+//! number of threads and whatever the x86-64 CPU.
 
 mod adamw;
 mod batch;
@@ -24,6 +26,7 @@ pub mod data;
 pub mod net;
 mod options;
 pub mod quant;
+mod wide;
 
 pub use net::{Activation, FloatNet};
 pub use options::{Options, USAGE, parse_options};

@@ -11,6 +11,7 @@
 //! `LANES` partial sums, in a fixed order, for the same reason.
 
 use super::data::{MAX_PIECES, Packed, features_of, sigmoid};
+use super::wide::wide_fn;
 use crate::nnue::output_bucket;
 use crate::nnue::{INPUTS as FEATURES, InputLayout, SCALE};
 use crate::rng::Rng;
@@ -60,7 +61,7 @@ pub enum Activation {
 
 impl Activation {
     /// The unit's output for input `x`.
-    #[inline]
+    #[inline(always)]
     fn apply(self, x: f32) -> f32 {
         let c = x.clamp(0.0, 1.0);
         match self {
@@ -70,7 +71,7 @@ impl Activation {
     }
 
     /// The unit's slope at `x` (0 where it is flat).
-    #[inline]
+    #[inline(always)]
     fn slope(self, x: f32) -> f32 {
         if !(0.0..1.0).contains(&x) {
             return 0.0;
@@ -172,7 +173,7 @@ impl FloatNet {
     }
 
     /// `acc` = the hidden layer's input for the active `features`.
-    #[inline]
+    #[inline(always)]
     fn accumulate(&self, features: &[u16], acc: &mut [f32]) {
         let n = self.hidden;
         acc.copy_from_slice(&self.b);
@@ -185,7 +186,7 @@ impl FloatNet {
     }
 
     /// Output bucket `bucket`'s weights: the side to move's half, the other's.
-    #[inline]
+    #[inline(always)]
     fn output_weights(&self, bucket: usize) -> (&[f32], &[f32]) {
         let n = self.hidden;
         self.v[2 * n * bucket..2 * n * (bucket + 1)].split_at(n)
@@ -193,7 +194,7 @@ impl FloatNet {
 
     /// The output (before ×SCALE) from both perspectives' accumulators, through
     /// output bucket `bucket`.
-    #[inline]
+    #[inline(always)]
     fn output(&self, ours: &[f32], theirs: &[f32], bucket: usize) -> f32 {
         // The match outside the loops keeps each loop a vector loop.
         match self.activation {
@@ -262,6 +263,11 @@ impl Gradient {
 
     /// `self += other`, element by element.
     pub fn add(&mut self, other: &Gradient) {
+        add_gradients(self, other)
+    }
+
+    #[inline(always)]
+    fn add_here(&mut self, other: &Gradient) {
         let n = self.hidden();
         for f in other.rows() {
             let row = f * n..(f + 1) * n;
@@ -285,7 +291,7 @@ impl Gradient {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add_row(&mut self, feature: usize, delta: &[f32]) {
         let n = delta.len();
         self.touched[feature / 64] |= 1 << (feature % 64);
@@ -318,16 +324,21 @@ impl Workspace {
 
 /// The prediction (`sigmoid(output)`) for a position's active features, with
 /// the accumulators left in `ws`.
-#[inline]
+#[inline(always)]
 fn predict(net: &FloatNet, ours: &[u16], theirs: &[u16], ws: &mut Workspace) -> f32 {
     net.accumulate(ours, &mut ws.acc_ours);
     net.accumulate(theirs, &mut ws.acc_theirs);
     sigmoid(net.output(&ws.acc_ours, &ws.acc_theirs, net.bucket(ours.len())))
 }
 
-/// The summed loss, (prediction − target)², of `positions` (f64: millions of
-/// small terms).
-pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
+wide_fn!(
+    /// The summed loss, (prediction − target)², of `positions` (f64: millions of
+    /// small terms).
+    pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 = loss_sum_here
+);
+
+#[inline(always)]
+fn loss_sum_here(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
     // Only the forward pass: no gradient to hold.
     let mut ws = Workspace {
         gradient: Gradient::new(0, 0),
@@ -346,9 +357,25 @@ pub fn loss_sum(net: &FloatNet, positions: &[Packed], lambda: f32) -> f64 {
     loss
 }
 
-/// Adds `scale` × the gradient of the loss of each of `positions` to
-/// `ws.gradient`, in the positions' order; returns the summed loss.
-pub fn add_gradient(
+wide_fn!(
+    /// Adds `scale` × the gradient of the loss of each of `positions` to
+    /// `ws.gradient`, in the positions' order; returns the summed loss.
+    pub fn add_gradient(
+        net: &FloatNet,
+        positions: &[Packed],
+        lambda: f32,
+        scale: f32,
+        ws: &mut Workspace,
+    ) -> f64 = add_gradient_here
+);
+
+wide_fn!(
+    /// `total += other`, element by element.
+    fn add_gradients(total: &mut Gradient, other: &Gradient) = Gradient::add_here
+);
+
+#[inline(always)]
+fn add_gradient_here(
     net: &FloatNet,
     positions: &[Packed],
     lambda: f32,
@@ -484,6 +511,67 @@ pub(crate) mod tests {
             .swap_turn()
             .unwrap_or_else(|_| unreachable!("no check in the start position"));
         assert_ne!(net.evaluate_cp(&start), net.evaluate_cp(&swapped));
+    }
+
+    /// The floats' bits: equal means the same to the last bit.
+    pub(crate) fn bits(xs: &[f32]) -> Vec<u32> {
+        xs.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Whether the AVX2 copies can run here; says so on stderr when they cannot.
+    pub(crate) fn avx2() -> bool {
+        let has = std::arch::is_x86_feature_detected!("avx2");
+        if !has {
+            eprintln!("this CPU has no AVX2: the AVX2 copies are not tested here");
+        }
+        has
+    }
+
+    #[test]
+    fn the_avx2_copies_compute_the_same_bits() {
+        if !avx2() {
+            return;
+        }
+        let (hidden, buckets) = (64, 8);
+        let mut net = FloatNet::new(hidden, buckets, 5);
+        net.v.iter_mut().for_each(|v| *v *= 4.0);
+        let positions: Vec<Packed> = playout_positions(300, 7)
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let result = [GameResult::WhiteWon, GameResult::Draw, GameResult::BlackWon][i % 3];
+                Packed::new(p, (i as i16 % 40 - 20) * 17, result).unwrap()
+            })
+            .collect();
+        let scale = 1.0 / positions.len() as f32;
+        // `add_gradient` and the others run the AVX2 copy on this CPU; the `_here`
+        // bodies, inlined into this test, the portable code.
+        let (mut wide, mut plain) = (
+            Workspace::new(hidden, buckets),
+            Workspace::new(hidden, buckets),
+        );
+        let wide_loss = add_gradient(&net, &positions, 0.3, scale, &mut wide);
+        let plain_loss = add_gradient_here(&net, &positions, 0.3, scale, &mut plain);
+        assert_eq!(wide_loss.to_bits(), plain_loss.to_bits());
+        let (wide, plain) = (wide.gradient, plain.gradient);
+        for (w, p) in [
+            (&wide.w, &plain.w),
+            (&wide.b, &plain.b),
+            (&wide.v, &plain.v),
+            (&wide.c0, &plain.c0),
+        ] {
+            assert!(w.iter().any(|&x| x != 0.0));
+            assert_eq!(bits(w), bits(p));
+        }
+        assert_eq!(
+            loss_sum(&net, &positions, 0.3).to_bits(),
+            loss_sum_here(&net, &positions, 0.3).to_bits()
+        );
+        let (mut wide_sum, mut plain_sum) = (plain.clone(), plain.clone());
+        wide_sum.add(&wide);
+        plain_sum.add_here(&wide);
+        assert_eq!(bits(&wide_sum.w), bits(&plain_sum.w));
+        assert_eq!(bits(&wide_sum.v), bits(&plain_sum.v));
     }
 
     #[test]
