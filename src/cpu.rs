@@ -101,6 +101,18 @@ fn message(level: &str, lacking: &[&str]) -> String {
     )
 }
 
+/// For tests of code that runs only on AVX2 (the engine's SIMD evaluation, the trainer's
+/// wide loops): whether this CPU has AVX2; says so on stderr when it has not, so that a
+/// test that returns early for it is seen to have checked nothing.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn avx2_to_test() -> bool {
+    let has = std::arch::is_x86_feature_detected!("avx2");
+    if !has {
+        eprintln!("this CPU has no AVX2: the AVX2 code is not tested here");
+    }
+    has
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

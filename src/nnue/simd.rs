@@ -145,17 +145,9 @@ pub(super) fn screlu_sum(halves: [&Column; 2], weights: &[Column; 2]) -> i32 {
 mod tests {
     use super::super::{INPUTS, InputLayout, MAX_HIDDEN_WEIGHT, MAX_OUTPUT_WEIGHT};
     use super::*;
+    use crate::cpu::avx2_to_test as avx2;
     use crate::rng::Rng;
     use shakmaty::Role;
-
-    /// Whether the AVX2 code can run here; says so on stderr when it cannot.
-    fn avx2() -> bool {
-        let has = std::arch::is_x86_feature_detected!("avx2");
-        if !has {
-            eprintln!("this CPU has no AVX2: the AVX2 code is not tested here");
-        }
-        has
-    }
 
     /// A number in `-max..=max`, at either end one time in eight.
     fn draw(rng: &mut Rng, max: i32) -> i16 {

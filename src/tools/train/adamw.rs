@@ -172,9 +172,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn the_avx2_copy_steps_to_the_same_bits() {
-        use crate::tools::train::net::tests::{avx2, bits};
-        if !avx2() {
+        use crate::tools::train::net::tests::bits;
+        if !crate::cpu::avx2_to_test() {
             return;
         }
         let net = FloatNet::new(64, 8, 3);

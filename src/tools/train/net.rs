@@ -534,15 +534,6 @@ pub(crate) mod tests {
         xs.iter().map(|x| x.to_bits()).collect()
     }
 
-    /// Whether the AVX2 copies can run here; says so on stderr when they cannot.
-    pub(crate) fn avx2() -> bool {
-        let has = std::arch::is_x86_feature_detected!("avx2");
-        if !has {
-            eprintln!("this CPU has no AVX2: the AVX2 copies are not tested here");
-        }
-        has
-    }
-
     #[test]
     fn the_accumulator_by_blocks_adds_as_row_by_row() {
         // Two whole blocks and a part of one.
@@ -563,8 +554,9 @@ pub(crate) mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn the_avx2_copies_compute_the_same_bits() {
-        if !avx2() {
+        if !crate::cpu::avx2_to_test() {
             return;
         }
         let (hidden, buckets) = (64, 8);
