@@ -9,7 +9,8 @@
 //! 2. where the table knows nothing, by a short search of that position, as deep as
 //!    the plies left to the mate, with a table and thread data of its own (the main
 //!    search's table and tree are untouched: `Bench` does not move), whose own line
-//!    is completed the same way, up to `MAX_NESTING` searches deep.
+//!    is completed the same way, up to `MAX_NESTING` searches deep; its node budget
+//!    is small under a clock or a node limit, larger in an analysis.
 //!
 //! The completed line replaces the search's only if it ends in checkmate within the
 //! announced number of plies; otherwise the search's line is shown as it was. Where
@@ -29,8 +30,13 @@ use shakmaty::{Move, Position};
 const MAX_NESTING: u8 = 3;
 /// The table of a completing search, in MB.
 const COMPLETION_HASH_MB: usize = 4;
-/// Nodes a completing search may spend (a few milliseconds; it gives up after them).
+/// Nodes a completing search may spend under a clock or a node budget (a tenth of a
+/// second or less; it gives up after them).
 const COMPLETION_NODES: u64 = 200_000;
+/// Nodes a completing search may spend in an analysis (no clock, no node budget: `go
+/// infinite`, `go depth`, `go mate`), where a second or two buys the long mates, such
+/// as a rook's from a bad corner, whose lines the shorter budget leaves unfinished.
+const ANALYSIS_COMPLETION_NODES: u64 = 4_000_000;
 /// No completing search this close to the main search's hard time limit.
 const COMPLETION_MARGIN: std::time::Duration = std::time::Duration::from_millis(100);
 
@@ -117,6 +123,18 @@ impl Searcher<'_> {
         })
     }
 
+    /// The node budget of a completing search: the larger one only in an analysis (the
+    /// main search has neither a clock nor a node limit; a completing search has one).
+    fn completion_nodes(&self) -> u64 {
+        let analysis =
+            self.time.is_none() && self.limits.nodes.is_none() && self.limits.soft_nodes.is_none();
+        if analysis {
+            ANALYSIS_COMPLETION_NODES
+        } else {
+            COMPLETION_NODES
+        }
+    }
+
     /// The rest of a mate line from `board`, by a search of its own `plies` deep
     /// (step 2), its own line completed the same way: `Some` if it ends in checkmate
     /// within `plies`; `None` past `MAX_NESTING`.
@@ -129,7 +147,7 @@ impl Searcher<'_> {
         let mut thread = Box::<ThreadData>::default();
         let limits = Limits {
             depth: Some(plies as i32),
-            nodes: Some(COMPLETION_NODES),
+            nodes: Some(self.completion_nodes()),
             ..Limits::default()
         };
         let shared = SharedContext::alone(&tt, &control);
