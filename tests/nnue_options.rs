@@ -31,7 +31,10 @@ fn network_file_in(name: &str, seed: u64, layout: InputLayout) -> PathBuf {
         }
     };
     push(&mut bytes, INPUTS * HIDDEN + HIDDEN, 50);
-    push(&mut bytes, buckets * 2 * HIDDEN, 100);
+    // Output weights of about the same total size at any width: the loader refuses a
+    // bucket whose weights add up to more than 33,025 in magnitude (overflow), and
+    // 2 · HIDDEN weights of mean magnitude 10,000 / HIDDEN add up to about 20,000.
+    push(&mut bytes, buckets * 2 * HIDDEN, 20_000 / HIDDEN as u64);
     for _ in 0..buckets {
         bytes.extend_from_slice(&1000i32.to_le_bytes());
     }
@@ -104,12 +107,13 @@ fn eval_file_loads_and_bad_files_keep_the_previous_network() {
         path.display().to_string()
     };
     let unknown_layout = with_header("layout", 28, 9);
-    let wider = with_header("wider", 8, 384);
+    let other_width = HIDDEN as u32 + 128;
+    let wider = with_header("wider", 8, other_width);
     for (path, why) in [
         (bad.display().to_string(), "ends early"),
         ("/no/such/file.nnue".to_string(), "cannot read"),
         (unknown_layout, "input layout 9 is unknown"),
-        (wider, "384 hidden neurons"),
+        (wider, &format!("{other_width} hidden neurons")),
     ] {
         e.send(&format!("setoption name EvalFile value {path}"));
         let lines = e.sync();

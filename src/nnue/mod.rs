@@ -51,7 +51,7 @@ use inference::screlu_sum;
 pub use stack::AccumulatorStack;
 
 /// Neurons in the hidden layer, per perspective (the file must match).
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 384;
 /// Inputs per perspective: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 /// Hidden-layer quantisation: a weight of 1.0 is stored as 255.

@@ -28,7 +28,7 @@ pub const USAGE: &str =
                       games of this data and --seed's split (the positions a run on
                       the same --data would validate on), to compare nets trained on
                       different data on the same positions
-  --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 256)
+  --hidden N          hidden units, a multiple of 8 in 8..=1024 (default 384)
   --output-buckets K  output layers by material (pieces on the board), 1..=8 (default 8)
   --epochs E          passes over the training positions (default: as many as show
                       the net 600 M positions, 4..=40); for the last quarter of them
