@@ -58,7 +58,7 @@ its label or a game had a fault (a time loss, an illegal move, a crash or a hang
 net that moved a level is not shipped without relabelling it:
 
     python3 tests/scripts/calibrate_strength.py --engine BUILD --tc 10+0.1 --games 100 \
-        --opponents-per-level 1 --sf-grid 1350,1600,1850,2100,2250,2350 \
+        --opponents-per-level 1 --sf-grid 1350,1700,1850,2100,2350,2400 \
         --concurrency 2 --out /tmp/drift --check
 
 (600 games, about two hours on 2 cores; `--levels` checks some of them.)
