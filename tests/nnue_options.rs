@@ -32,8 +32,8 @@ fn network_file_in(name: &str, seed: u64, layout: InputLayout) -> PathBuf {
     };
     push(&mut bytes, INPUTS * HIDDEN + HIDDEN, 50);
     // Output weights of about the same total size at any width: the loader refuses a
-    // bucket whose weights add up to more than 33,025 in magnitude (overflow), and
-    // 2 · HIDDEN weights of mean magnitude 10,000 / HIDDEN add up to about 20,000.
+    // bucket whose weights add up to more than `MAX_OUTPUT_WEIGHT_SUM` (33,025) in
+    // magnitude, and 2 · HIDDEN weights of mean magnitude 10,000 / HIDDEN make about 20,000.
     push(&mut bytes, buckets * 2 * HIDDEN, 20_000 / HIDDEN as u64);
     for _ in 0..buckets {
         bytes.extend_from_slice(&1000i32.to_le_bytes());

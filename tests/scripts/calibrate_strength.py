@@ -58,8 +58,10 @@ its label or a game had a fault (a time loss, an illegal move, a crash or a hang
 net that moved a level is not shipped without relabelling it:
 
     python3 tests/scripts/calibrate_strength.py --engine BUILD --tc 10+0.1 --games 100 \
-        --opponents-per-level 1 --sf-grid 1350,1700,1850,2100,2350,2400 \
-        --concurrency 2 --out /tmp/drift --check
+        --opponents-per-level 1 --concurrency 2 --out /tmp/drift --check
+
+(With `--check` and no `--sf-grid`, each level meets the Stockfish level of its label,
+which the script reads from `ANCHORS`, so the command outlives a relabelling.)
 
 (600 games, about two hours on 2 cores; `--levels` checks some of them.)
 A smoke test of the whole path, 2 games a gauntlet at 1+0.01, in a scratch folder:
@@ -474,8 +476,10 @@ def main():
                         help="games of each level against each opponent (even: pairs)")
     parser.add_argument("--levels", type=int_list, default=DEFAULT_LEVELS,
                         help="Tabas UCI_Elo values, comma-separated")
-    parser.add_argument("--sf-grid", type=int_list, default=DEFAULT_SF_GRID,
-                        help="Stockfish 15.1 UCI_Elo values that serve as anchors")
+    parser.add_argument("--sf-grid", type=int_list, default=None,
+                        help="Stockfish 15.1 UCI_Elo values that serve as anchors "
+                             "(default: with --check the levels' own labels, so that each "
+                             "level meets Stockfish at its label; else a grid of 150)")
     parser.add_argument("--opponents-per-level", type=int, default=3,
                         help="Stockfish anchors per level: the nearest of --sf-grid")
     parser.add_argument("--pool", action="store_true",
@@ -509,6 +513,8 @@ def main():
                         help="exit 1 when a level of --levels measured more than 100 from "
                              "its label or had a faulty game (the drift check)")
     args = parser.parse_args()
+    if args.sf_grid is None:
+        args.sf_grid = sorted(args.levels) if args.check else DEFAULT_SF_GRID
     args.pool_engines = [p for p in args.pool_engines.split(",") if p] if args.pool else []
     unknown = [p for p in args.pool_engines if p not in POOL]
     if unknown:
