@@ -29,7 +29,7 @@ tools (default build, cargo feature `tools`; `make` builds the engine without th
                                   self-play games for training (tabas datagen --help)
        tabas dataset DIR [--dump N]
                                   what a datagen folder holds
-       tabas import-pgn --out DIR [--engine NAME] [--internal-scores] FILE [FILE ...]
+       tabas import-pgn --out DIR [--engine NAME] [--pawn UNITS | --internal-scores] FILE [FILE ...]
                                   games from PGN (OpenBench, fastchess) into a data folder, Tabas's scores only
        tabas tune --data DIR [--data DIR ...] [--positions N] [--epochs E] [--lambda L]
                   [--rate R] [--threads T] [--seed S] [--out FILE]

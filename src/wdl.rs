@@ -21,26 +21,27 @@ use shakmaty::{Chess, Position};
 // The fitted model: `tabas wdl-fit` prints these three constants (docs/wdl.md);
 // paste them here to refit.
 //
-// Fitted by `tabas wdl-fit --data data/selfplay-2627 --threads 1`
-// on 6711 games (767663 positions not scored as mates; 671 games held out),
-// net `c315aceb`'s games, seed 2627 (docs/network/manifests/seed-2627.txt).
+// Fitted by `tabas wdl-fit --data data/wdl-2643 --threads 1` (a copy of data/selfplay-2643)
+// on 20034 games (2359306 positions not scored as mates; 2003 games held out),
+// net `2488b488`'s games, seed 2643 (docs/network/manifests/seed-2643.txt).
 // Mean log-loss, nats a position, training / validation (held-out games):
-//   by material     0.6015 / 0.5941  (used)
-//   by move number  0.5983 / 0.6003
-//   score ignored   1.0886 / 1.0859
-//   the model this replaces 0.6056 / 0.5983 (fitted to net `65bb9e45`'s games)
-// Material stays the variable: the move number fits the training games 0.5 % better
-// but the held-out ones 1 % worse, and a position set up from a FEN that says move 1
-// (as analysis positions often do) would read as a game's start by move number,
+//   by material     0.5986 / 0.5972  (used)
+//   by move number  0.5989 / 0.5903
+//   score ignored   1.0793 / 1.0831
+//   the model this replaces 0.6008 / 0.5987 (fitted to net `c315aceb`'s games)
+// Material stays the variable: the move number fits these held-out games 1.2 % better,
+// but on earlier nets' games its edge lay in plies 80-120, where datagen's draw
+// adjudication begins (it learns the rule), and a position set up from a FEN that says
+// move 1 (as analysis positions often do) would read as a game's start by move number,
 // whatever is left on the board.
 /// The variable `x` of the polynomials (material: see docs/wdl.md).
 pub const VARIABLE: Variable = Variable::Material;
 /// a(x), centipawns: the score at which the side to move wins half its games
 /// (coefficients of x³, x², x, 1).
-pub const MIDPOINT: [f64; 4] = [-1782.370, 3820.178, -2810.479, 840.591];
+pub const MIDPOINT: [f64; 4] = [-1782.383, 3800.629, -2806.303, 863.377];
 /// b(x), centipawns: the score that multiplies the odds of a win by e
 /// (coefficients of x³, x², x, 1).
-pub const SPREAD: [f64; 4] = [-447.378, 762.495, -386.759, 168.372];
+pub const SPREAD: [f64; 4] = [-501.903, 820.635, -394.519, 170.158];
 
 /// Material counted as pawn 1, knight 3, bishop 3, rook 5, queen 9, both sides.
 const PIECE_VALUES: [u32; 5] = [1, 3, 3, 5, 9];

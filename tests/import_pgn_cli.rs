@@ -34,7 +34,15 @@ fn a_fastchess_pgn_becomes_a_data_folder_with_tabas_scores_only() {
     let book = text.matches("{book}").count();
     assert_eq!(games, 6);
     let out = temp_dir("import-pgn", "all");
-    let run = tabas(&["import-pgn", "--out", path(&out), path(&fixture())]);
+    // The fixture's Tabas (a 0.2.0 build) showed a pawn as 130.2 internal units.
+    let run = tabas(&[
+        "import-pgn",
+        "--out",
+        path(&out),
+        "--pawn",
+        "130.2",
+        path(&fixture()),
+    ]);
     assert!(run.status.success(), "{}", stderr(&run));
     let said = stdout(&run);
     assert!(
@@ -54,6 +62,10 @@ fn a_fastchess_pgn_becomes_a_data_folder_with_tabas_scores_only() {
     let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
     assert!(
         manifest.contains("command: tabas import-pgn --out"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("pawn: 130.200 internal units a shown pawn"),
         "{manifest}"
     );
 
@@ -77,7 +89,7 @@ fn a_fastchess_pgn_becomes_a_data_folder_with_tabas_scores_only() {
         i32::from(i16::MIN),
         "Stockfish's 9. c3 +0.52 is not kept"
     );
-    // Tabas's 9... Bb7 {-0.32/13}: Black's −32 shown cp, +42 internal for White.
+    // Tabas's 9... Bb7 {-0.32/13}: Black's −32 shown cp, +42 internal for White (× 1.302).
     assert_eq!(score(17), 42, "{}", lines[17]);
     let _ = std::fs::remove_dir_all(&out);
 }

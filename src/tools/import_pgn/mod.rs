@@ -10,8 +10,9 @@
 //!   the tools leaves out.
 //! * Scores go back to the search's internal scale: Tabas shows normalised
 //!   centipawns from 0.2.0 on (`wdl::normalised_cp`), so a PGN's `+1.00` is 100 shown
-//!   cp, `wdl::INTERNAL_PAWN` internal ones; `--internal-scores` reads the PGNs of
-//!   older builds, which showed internal units. Mates (`+M9`: plies, as fastchess
+//!   cp, `wdl::INTERNAL_PAWN` internal ones (the importing build's: each refit of
+//!   the model moves it); `--pawn UNITS` gives the playing build's, `--internal-scores`
+//!   (`--pawn 100`) reads the PGNs of builds before 0.2.0, which showed internal units. Mates (`+M9`: plies, as fastchess
 //!   writes them) become mate scores, tablebase scores stay as they are.
 //! * Games without a result (`*`), without a Tabas player, or with no position
 //!   scored by Tabas are skipped and counted; the summary says what was skipped.
@@ -34,31 +35,57 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub const USAGE: &str = "usage: tabas import-pgn --out DIR [--engine NAME] [--internal-scores] FILE [FILE ...]
+pub const USAGE: &str = "usage: tabas import-pgn --out DIR [--engine NAME] [--pawn UNITS | --internal-scores] FILE [FILE ...]
   DIR                a new data folder (it must not exist, or be empty)
   --engine NAME      the player whose scores are kept (default: any player whose name contains 'tabas')
-  --internal-scores  the PGNs' scores are in Tabas's internal units (builds before 0.2.0)";
+  --pawn UNITS       internal units a shown pawn (+1.00) stands for in the build that played
+                     (default: this build's; 130.2 for 0.2.0 up to the refit to the net 2488b488)
+  --internal-scores  the PGNs' scores are in Tabas's internal units (builds before 0.2.0; --pawn 100)";
+
+/// The largest and smallest `--pawn`: a build's pawn is 100-odd internal units.
+const PAWN_RANGE: std::ops::RangeInclusive<f64> = 10.0..=1000.0;
 
 /// What the command line asked for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub out: PathBuf,
     pub engine: Option<String>,
-    pub internal_scores: bool,
+    /// Internal units of a shown pawn in the build that played (100: internal scores).
+    pub pawn: f64,
     pub files: Vec<PathBuf>,
 }
 
 pub fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut out = None;
     let mut engine = None;
-    let mut internal_scores = false;
+    let mut pawn = None;
     let mut files = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--out" => out = Some(PathBuf::from(args.next().ok_or("--out needs a folder")?)),
             "--engine" => engine = Some(args.next().ok_or("--engine needs a name")?.clone()),
-            "--internal-scores" => internal_scores = true,
+            "--internal-scores" | "--pawn" if pawn.is_some() => {
+                return Err("give the scale once: --pawn UNITS or --internal-scores".to_string());
+            }
+            "--internal-scores" => pawn = Some(100.0),
+            "--pawn" => {
+                let text = args
+                    .next()
+                    .ok_or("--pawn needs a number of internal units")?;
+                let units = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|u| PAWN_RANGE.contains(u))
+                    .ok_or_else(|| {
+                        format!(
+                            "--pawn {text}: not a number of internal units from {} to {}",
+                            PAWN_RANGE.start(),
+                            PAWN_RANGE.end()
+                        )
+                    })?;
+                pawn = Some(units);
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             file => files.push(PathBuf::from(file)),
         }
@@ -70,7 +97,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
     Ok(Options {
         out,
         engine,
-        internal_scores,
+        pawn: pawn.unwrap_or(crate::wdl::INTERNAL_PAWN),
         files,
     })
 }
@@ -117,8 +144,9 @@ fn is_tabas(player: &str, engine: Option<&str>) -> bool {
     }
 }
 
-/// The internal score (side to move's view) of a PGN score.
-fn internal_score(score: PgnScore, internal_scores: bool) -> Score {
+/// The internal score (side to move's view) of a PGN score, a shown pawn being `pawn`
+/// internal units.
+fn internal_score(score: PgnScore, pawn: f64) -> Score {
     match score {
         PgnScore::MatePlies(n) if n > 0 => score::mate_in(n.min(score::MAX_PLY as i32) as usize),
         PgnScore::MatePlies(n) => score::mated_in((-n).min(score::MAX_PLY as i32) as usize),
@@ -128,11 +156,7 @@ fn internal_score(score: PgnScore, internal_scores: bool) -> Score {
                 // A tablebase score: shown as it is (never converted).
                 return shown.clamp(-f64::from(score::TB_WIN), f64::from(score::TB_WIN)) as Score;
             }
-            let internal = if internal_scores {
-                shown
-            } else {
-                (shown * crate::wdl::INTERNAL_PAWN / 100.0).round()
-            };
+            let internal = (shown * pawn / 100.0).round();
             let limit = f64::from(score::TB_WIN_BOUND - 1);
             internal.clamp(-limit, limit) as Score
         }
@@ -155,7 +179,7 @@ fn read_move(pos: &Chess, text: &str) -> Option<Move> {
 pub fn convert(
     game: &PgnGame,
     engine: Option<&str>,
-    internal_scores: bool,
+    pawn: f64,
     summary: &mut Summary,
 ) -> Result<Option<GameRecord>, String> {
     let result = match game.result.as_str() {
@@ -214,7 +238,7 @@ pub fn convert(
             }
             MoveComment::Scored { score, .. } => {
                 scored += 1;
-                Some(internal_score(score, internal_scores))
+                Some(internal_score(score, pawn))
             }
         };
         let white_score = match score {
@@ -257,13 +281,8 @@ pub fn read_files(options: &Options) -> Result<(Vec<GameRecord>, Summary), Strin
         let text = String::from_utf8_lossy(&bytes);
         let games = pgn::parse_games(&text).map_err(|e| format!("{name}: {e}"))?;
         for (i, game) in games.iter().enumerate() {
-            let record = convert(
-                game,
-                options.engine.as_deref(),
-                options.internal_scores,
-                &mut summary,
-            )
-            .map_err(|e| format!("{name}: game {}, {e}", i + 1))?;
+            let record = convert(game, options.engine.as_deref(), options.pawn, &mut summary)
+                .map_err(|e| format!("{name}: game {}, {e}", i + 1))?;
             records.extend(record);
         }
     }
@@ -323,9 +342,11 @@ pub fn run_cli(args: &[String], out: &mut dyn FnMut(&str)) -> ExitCode {
          command: tabas import-pgn {}\n\
          engine: tabas {} (the importer)\n\
          format: TABASDG1 (src/tools/datagen/format.rs; scores from White's point of view, \
-         internal units; unscored positions marked)\n",
+         internal units; unscored positions marked)\n\
+         pawn: {:.3} internal units a shown pawn\n",
         args.join(" "),
-        crate::version()
+        crate::version(),
+        options.pawn
     );
     for line in summary.lines() {
         manifest.push_str(&line);
@@ -354,7 +375,7 @@ mod tests {
         let games = pgn::parse_games(text).unwrap();
         let records = games
             .iter()
-            .filter_map(|g| convert(g, engine, false, &mut summary).unwrap())
+            .filter_map(|g| convert(g, engine, crate::wdl::INTERNAL_PAWN, &mut summary).unwrap())
             .collect();
         (records, summary)
     }
@@ -363,33 +384,63 @@ mod tests {
     fn shown_scores_go_back_to_the_internal_scale() {
         let pawn = crate::wdl::INTERNAL_PAWN;
         assert_eq!(
-            internal_score(PgnScore::Pawns(1.0), false),
+            internal_score(PgnScore::Pawns(1.0), pawn),
             pawn.round() as Score
         );
-        assert_eq!(internal_score(PgnScore::Pawns(-0.32), false), -42);
-        assert_eq!(internal_score(PgnScore::Pawns(1.0), true), 100);
+        // The scale of the build that played: 0.2.0's pawn, or internal units.
+        assert_eq!(internal_score(PgnScore::Pawns(-0.32), 130.2), -42);
+        assert_eq!(internal_score(PgnScore::Pawns(1.0), 100.0), 100);
         // The round trip through the display: what Tabas showed comes back within a unit.
         for internal in [-2000, -131, -1, 0, 7, 130, 999] {
             let shown = crate::wdl::normalised_cp(internal);
-            let back = internal_score(PgnScore::Pawns(f64::from(shown) / 100.0), false);
+            let back = internal_score(PgnScore::Pawns(f64::from(shown) / 100.0), pawn);
             assert!(
                 (back - internal).abs() <= 1,
                 "{internal} → {shown} → {back}"
             );
         }
         assert_eq!(
-            internal_score(PgnScore::MatePlies(9), false),
+            internal_score(PgnScore::MatePlies(9), pawn),
             score::mate_in(9)
         );
         assert_eq!(
-            internal_score(PgnScore::MatePlies(-4), false),
+            internal_score(PgnScore::MatePlies(-4), pawn),
             score::mated_in(4)
         );
         let tb = score::tb_win_in(3);
         assert_eq!(
-            internal_score(PgnScore::Pawns(f64::from(tb) / 100.0), false),
+            internal_score(PgnScore::Pawns(f64::from(tb) / 100.0), 130.2),
             tb
         );
+    }
+
+    #[test]
+    fn the_scale_is_given_once_and_within_reason() {
+        let args = |extra: &[&str]| -> Vec<String> {
+            let mut v = vec!["--out".to_string(), "d".to_string()];
+            v.extend(extra.iter().map(|a| a.to_string()));
+            v.push("g.pgn".to_string());
+            v
+        };
+        let pawn = |extra: &[&str]| parse_options(&args(extra)).map(|o| o.pawn);
+        assert_eq!(pawn(&[]), Ok(crate::wdl::INTERNAL_PAWN));
+        assert_eq!(pawn(&["--pawn", "130.2"]), Ok(130.2));
+        assert_eq!(pawn(&["--internal-scores"]), Ok(100.0));
+        for bad in [
+            &["--pawn", "0"][..],
+            &["--pawn", "NaN"],
+            &["--pawn", "1e9"],
+            &["--pawn", "x"],
+            &["--pawn"],
+            &["--pawn", "130", "--internal-scores"],
+            &["--internal-scores", "--internal-scores"],
+        ] {
+            let err = pawn(bad).expect_err(&format!("{bad:?}"));
+            assert!(
+                err.contains("--pawn") || err.contains("scale"),
+                "{bad:?}: {err}"
+            );
+        }
     }
 
     #[test]
