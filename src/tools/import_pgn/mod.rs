@@ -11,9 +11,10 @@
 //! * Scores go back to the search's internal scale: Tabas shows normalised
 //!   centipawns from 0.2.0 on (`wdl::normalised_cp`), so a PGN's `+1.00` is 100 shown
 //!   cp, `wdl::INTERNAL_PAWN` internal ones (the importing build's: each refit of
-//!   the model moves it); `--pawn UNITS` gives the playing build's, `--internal-scores`
-//!   (`--pawn 100`) reads the PGNs of builds before 0.2.0, which showed internal units. Mates (`+M9`: plies, as fastchess
-//!   writes them) become mate scores, tablebase scores stay as they are.
+//!   the model moves it); `--pawn UNITS` gives the playing build's, and
+//!   `--internal-scores` (`--pawn 100`) reads the PGNs of builds before 0.2.0, which
+//!   showed internal units. Mates (`+M9`: plies, as fastchess writes them) become
+//!   mate scores, tablebase scores stay as they are.
 //! * Games without a result (`*`), without a Tabas player, or with no position
 //!   scored by Tabas are skipped and counted; the summary says what was skipped.
 //! * A malformed or truncated PGN, or a move that is not legal, is an error naming
