@@ -25,6 +25,7 @@
 
 mod pgn;
 
+use crate::args::real;
 use crate::packed_move::pack_move;
 use crate::position::parse_fen;
 use crate::score::{self, Score};
@@ -74,18 +75,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 let text = args
                     .next()
                     .ok_or("--pawn needs a number of internal units")?;
-                let units = text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|u| PAWN_RANGE.contains(u))
-                    .ok_or_else(|| {
-                        format!(
-                            "--pawn {text}: not a number of internal units from {} to {}",
-                            PAWN_RANGE.start(),
-                            PAWN_RANGE.end()
-                        )
-                    })?;
-                pawn = Some(units);
+                pawn = Some(real("--pawn", text, PAWN_RANGE)?);
             }
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             file => files.push(PathBuf::from(file)),
